@@ -1,0 +1,52 @@
+# The two commands of the README: `make run` and `make test`. Each does all the set-up.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+STAMP  := $(VENV)/.installed
+# Debian packages the tests need: Chromium for browser tests, poppler to read PDFs back,
+# Pango for WeasyPrint, HarfBuzz's subsetter (renders ~4x faster), a font.
+DEBS   := chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+
+.PHONY: install run test lint bench debs clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: install
+	$(VENV)/bin/flask --app scorer init-db
+	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops)"
+	HOST=$(HOST) PORT=$(PORT) $(PY) -m scorer.serve
+
+debs:
+	@missing=""; for p in $(DEBS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "The tests need these Debian packages:$$missing"; \
+	    echo "Install them as root: sudo apt-get install$$missing"; exit 1; \
+	  fi; \
+	fi
+
+test: install debs
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check scorer tests bench
+	$(VENV)/bin/mypy
+
+bench: install
+	$(PY) bench/bench_engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

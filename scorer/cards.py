@@ -1,0 +1,229 @@
+"""The Tarocco Piemontese pack: 78 cards, their codes, aliases, suits and values.
+
+A card is a small integer (its place in the pack order of RECORD.md) dressed as
+:class:`Card`, so that the engine can index precomputed tables with it while a
+person still reads ``Card.parse("CC")`` as the Cavalier of Cups.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from .errors import ReadError
+
+TRUMP = 0
+CUPS = 1
+COINS = 2
+BATONS = 3
+SWORDS = 4
+FOOL_SUIT = 5
+"""Suit numbers. The Fool has a suit of its own: it follows nothing."""
+
+SUIT_LETTERS = {CUPS: "C", COINS: "D", BATONS: "B", SWORDS: "S"}
+SUIT_NAMES = {TRUMP: "trumps", CUPS: "Cups", COINS: "Coins", BATONS: "Batons", SWORDS: "Swords"}
+ROUND_SUITS = frozenset({CUPS, COINS})
+RANKS = ("K", "Q", "C", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "1")
+RANK_NAMES = {
+    "K": "King", "Q": "Queen", "C": "Cavalier", "J": "Jack", "1": "Ace",
+    "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven",
+    "8": "Eight", "9": "Nine", "10": "Ten",
+}
+COURT_VALUES = {"K": 5, "Q": 4, "C": 3, "J": 2}
+
+_ROMAN = (
+    "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI"
+).split()
+
+FOOL_INDEX = 21
+BAGATTO_INDEX = 0
+ANGEL_INDEX = 19
+WORLD_INDEX = 20
+
+
+def _build_codes() -> tuple[str, ...]:
+    codes = [f"T{n}" for n in range(1, 22)] + ["M"]
+    for suit in (CUPS, COINS, BATONS, SWORDS):
+        codes += [rank + SUIT_LETTERS[suit] for rank in RANKS]
+    return tuple(codes)
+
+
+CODES: tuple[str, ...] = _build_codes()
+"""Canonical codes in pack order: T1..T21, M, then cups, coins, batons, swords."""
+
+SUIT: tuple[int, ...] = tuple(
+    TRUMP if i < 21 else FOOL_SUIT if i == FOOL_INDEX else 1 + (i - 22) // 14
+    for i in range(78)
+)
+RANK: tuple[str, ...] = tuple("" if i < 22 else RANKS[(i - 22) % 14] for i in range(78))
+VALUE: tuple[int, ...] = tuple(
+    5 if i in (BAGATTO_INDEX, ANGEL_INDEX, FOOL_INDEX) else COURT_VALUES.get(RANK[i], 1)
+    for i in range(78)
+)
+"""Counting value of each card: King 5, Queen 4, Cavalier 3, Jack 2, I, XX and Fool 5."""
+
+
+def _suit_strength(i: int) -> int:
+    """Order within a suit, higher wins; round suits rank their pips upside down."""
+    rank = RANK[i]
+    if rank in COURT_VALUES:
+        return 100 + COURT_VALUES[rank]
+    pip = int(rank)
+    return 11 - pip if SUIT[i] in ROUND_SUITS else pip
+
+
+SUIT_STRENGTH: tuple[int, ...] = tuple(0 if i < 22 else _suit_strength(i) for i in range(78))
+
+
+class Card(int):
+    """One card of the pack, an int from 0 (T1) to 77 (1S) in pack order."""
+
+    __slots__ = ()
+
+    @property
+    def code(self) -> str:
+        """The canonical code, e.g. ``CC`` or ``T20``."""
+        return CODES[self]
+
+    @property
+    def suit(self) -> int:
+        return SUIT[self]
+
+    @property
+    def value(self) -> int:
+        return VALUE[self]
+
+    @property
+    def is_trump(self) -> bool:
+        return SUIT[self] == TRUMP
+
+    @property
+    def is_fool(self) -> bool:
+        return int(self) == FOOL_INDEX
+
+    @property
+    def is_counting(self) -> bool:
+        """A card worth more than 1: courts, Bagatto, Angel, Fool (the honours)."""
+        return VALUE[self] > 1
+
+    @property
+    def name(self) -> str:
+        """The English name a player says, e.g. "the Cavalier of Cups"."""
+        return card_name(self)
+
+    @classmethod
+    def parse(cls, text: str, where: str = "") -> Card:
+        """Read a code or alias (RECORD.md), case-insensitively; ReadError otherwise."""
+        return CARDS[parse_index(text, where)]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({CODES[self]!r})"
+
+    def __str__(self) -> str:
+        return CODES[self]
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(78))
+FOOL = CARDS[FOOL_INDEX]
+BAGATTO = CARDS[BAGATTO_INDEX]
+ANGEL = CARDS[ANGEL_INDEX]
+WORLD = CARDS[WORLD_INDEX]
+COUNTING_CARDS: tuple[Card, ...] = tuple(c for c in CARDS if c.is_counting)
+
+
+def card_name(index: int) -> str:
+    """English name of a card, for messages."""
+    if index == FOOL_INDEX:
+        return "the Fool"
+    if index == BAGATTO_INDEX:
+        return "the Bagatto"
+    if index == ANGEL_INDEX:
+        return "the Angel (XX)"
+    if index == WORLD_INDEX:
+        return "the World (XXI)"
+    if index < 21:
+        return f"trump {_ROMAN[index]}"
+    return f"the {RANK_NAMES[RANK[index]]} of {SUIT_NAMES[SUIT[index]]}"
+
+
+def _alias_table() -> dict[str, int]:
+    table: dict[str, int] = {}
+    for i, code in enumerate(CODES):
+        table[code] = i
+    for n, roman in enumerate(_ROMAN):
+        table[roman] = n
+    for alias in ("BAGATTO", "PAGAT"):
+        table[alias] = BAGATTO_INDEX
+    for alias in ("ANGELO", "ANGEL"):
+        table[alias] = ANGEL_INDEX
+    for alias in ("MONDO", "WORLD"):
+        table[alias] = WORLD_INDEX
+    for alias in ("MATTO", "FOOL", "EXCUSE", "NARR", "0", "T0"):
+        table[alias] = FOOL_INDEX
+    return table
+
+
+_ALIASES = _alias_table()
+_SYMBOL_SUITS = {"♥": "C", "♦": "D", "♣": "B", "♠": "S", "♡": "C", "♢": "D", "♧": "B", "♤": "S"}
+_SUIT_CARD = re.compile(r"^(K|Q|C|J|A|10|[1-9])([CDBS])$")
+_INDEX_OF_SUIT_CARD = {
+    (rank, letter): 22 + (suit - 1) * 14 + RANKS.index(rank)
+    for suit, letter in SUIT_LETTERS.items()
+    for rank in RANKS
+}
+
+
+def parse_index(text: object, where: str = "") -> int:
+    """Card index for a code or alias; ReadError naming the text and where it stands."""
+    if not isinstance(text, str):
+        raise ReadError(f"{text!r} is not a card code", where)
+    found = _lookup(text)
+    if found is None:
+        raise ReadError(f"{text.strip()!r} is not a card", where)
+    return found
+
+
+def _lookup(text: str) -> int | None:
+    key = text.replace("\ufe0f", "").strip().upper()
+    hit = _ALIASES.get(key)
+    if hit is not None:
+        return hit
+    if key and key[-1] in _SYMBOL_SUITS:
+        key = key[:-1] + _SYMBOL_SUITS[key[-1]]
+    match = _SUIT_CARD.match(key)
+    if not match:
+        return _extra_alias(key)
+    rank = "1" if match.group(1) == "A" else match.group(1)
+    return _INDEX_OF_SUIT_CARD[(rank, match.group(2))]
+
+
+_EXTRA: dict[str, int] = {}
+"""Further aliases (card names in each language) registered by the interface."""
+
+
+def register_aliases(aliases: dict[str, int]) -> None:
+    """Let the interface accept more names (e.g. "Cavallo di Coppe") for cards."""
+    for name, index in aliases.items():
+        _EXTRA[_fold(name)] = index
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.upper())
+    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
+
+
+def _extra_alias(key: str) -> int | None:
+    if not _EXTRA:
+        return None
+    return _EXTRA.get(_fold(key))
+
+
+def codes(cards: Iterable[int]) -> list[str]:
+    """Canonical codes of cards, in the order given."""
+    return [CODES[c] for c in cards]
+
+
+def in_pack_order(cards: Iterable[int]) -> list[int]:
+    """Cards sorted in the pack order RECORD.md prescribes for unordered lists."""
+    return sorted(cards)

@@ -1,0 +1,170 @@
+"""The ``scarto`` command: score hand records and add up matches (RECORD.md's contract).
+
+Exit status: 2 when any file could not be read, else 1 when any record has
+problems, else 0. A file that cannot be read gets one line on standard error
+naming the file and the reason; the other files are still processed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .errors import ScartoError
+from .records import fraction_text as show
+from .records import loads, parse_hand, parse_match
+from .scoring import HandResult, score_hand
+from .standings import Standings, standings
+
+MAX_FILE_BYTES = 5 * 1024 * 1024
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scarto", description="Score Scarto hands and matches.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser("score", help="check and score scarto-hand/1 records")
+    score.add_argument("--json", action="store_true", help="one scarto-result/1 object per line")
+    score.add_argument("files", nargs="+", metavar="FILE", help="hand record files; - for standard input")
+    score.set_defaults(run=_score)
+    match = commands.add_parser("match", help="standings and settlement of a scarto-match/1 file")
+    match.add_argument("--json", action="store_true", help="print scarto-standings/1")
+    match.add_argument("file", metavar="FILE")
+    match.set_defaults(run=_match)
+    pdf = commands.add_parser("pdf", help="print the match sheet of a scarto-match/1 file as PDF")
+    pdf.add_argument("file", metavar="FILE")
+    pdf.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    pdf.set_defaults(run=_pdf)
+    return parser
+
+
+def _read(name: str) -> Any:
+    """The JSON value of a file (or standard input for ``-``); ScartoError if unusable."""
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ScartoError(f"cannot read the file ({exc.strerror or exc})") from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise ScartoError(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not a hand record")
+    return loads(data)
+
+
+def _complain(name: str, exc: ScartoError) -> None:
+    print(f"scarto: {name}: {exc}", file=sys.stderr)
+
+
+def _score(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.files:
+        try:
+            result = score_hand(parse_hand(_read(name)))
+        except ScartoError as exc:
+            _complain(name, exc)
+            status = 2
+            continue
+        except RecursionError:
+            _complain(name, ScartoError("nested too deeply to be a hand record"))
+            status = 2
+            continue
+        if result.problems and status == 0:
+            status = 1
+        if args.json:
+            print(json.dumps(result.to_dict(file=name), ensure_ascii=False), flush=False)
+        else:
+            _print_result(name, result, sys.stdout)
+    return status
+
+
+def _match(args: argparse.Namespace) -> int:
+    try:
+        match = parse_match(_read(args.file))
+    except (ScartoError, RecursionError) as exc:
+        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+        return 2
+    table = standings(match)
+    if args.json:
+        print(json.dumps(table.to_dict(), ensure_ascii=False))
+    else:
+        _print_standings(table, sys.stdout)
+    return 1 if any(line.result.problems for line in table.lines) else 0
+
+
+def _pdf(args: argparse.Namespace) -> int:
+    try:
+        match = parse_match(_read(args.file))
+    except (ScartoError, RecursionError) as exc:
+        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+        return 2
+    try:
+        from .pdf import match_sheet_pdf  # WeasyPrint is imported only when a PDF is made
+    except ImportError:
+        print("scarto: PDF output needs the app's dependencies (make install)", file=sys.stderr)
+        return 2
+    pdf = match_sheet_pdf(match)
+    try:
+        with open(args.output, "wb") as handle:
+            handle.write(pdf)
+    except OSError as exc:
+        print(f"scarto: {args.output}: cannot write ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    return 0
+
+
+# --- readable output -------------------------------------------------------------
+
+
+def _print_result(name: str, result: HandResult, out: TextIO) -> None:
+    record = result.record
+    out.write(f"{name}  ({record.ruleset.preset}, {record.form}, dealer {record.dealer})\n")
+    if result.counts is not None:
+        width = max(len(p) for p in record.players)
+        out.write(f"  {'player':<{width}}  {'points':>7}  {'score':>7}\n")
+        for c in result.counts:
+            out.write(f"  {c.name:<{width}}  {show(c.card_points):>7}  {show(c.score):>7}\n")
+    for problem in result.problems:
+        out.write(f"  {problem.severity}: {problem.message}\n")
+    if not result.problems:
+        out.write("  no problems\n")
+
+
+def _print_standings(table: Standings, out: TextIO) -> None:
+    players = table.players
+    width = max(6, *(len(p) for p in players))
+    title = table.match.title or "Match"
+    out.write(f"{title}\n")
+    out.write("  hand  dealer" + " " * (width - 6) + "".join(f"  {p:>{width}}" for p in players) + "\n")
+    for line in table.lines:
+        scores = line.scores
+        cells = "".join(f"  {show(scores[p]) if p in scores else '-':>{width}}" for p in players)
+        out.write(f"  {line.number:>4}  {line.dealer:<{width}}{cells}\n")
+        for problem in line.result.problems:
+            out.write(f"        {problem.severity}: {problem.message}\n")
+    out.write("  total " + " " * width + "".join(f"  {show(t):>{width}}" for t in table.totals) + "\n")
+    state = "finished; winner " + " and ".join(table.leaders) if table.finished else f"next dealer {table.next_dealer}"
+    out.write(f"  {state}\n")
+    for t in table.settlement:
+        what = f"{show(t.points)} points" if t.points is not None else f"{t.stakes} stake"
+        money = f" = {t.amount} {table.match.stake.currency}" if t.amount is not None and table.match.stake else ""
+        out.write(f"  {t.payer} pays {t.payee} {what}{money}\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

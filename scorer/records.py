@@ -1,0 +1,476 @@
+"""Hand and match records (RECORD.md): read leniently, written strictly.
+
+``parse_hand`` turns the JSON value of a ``scarto-hand/1`` record into a
+:class:`HandRecord`, raising :class:`ReadError` that names what and where for
+anything that is not a usable record. Whether the record keeps the rules is
+not its business: that is :mod:`scorer.validation`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+from .cards import CODES, parse_index
+from .errors import ReadError
+from .rulesets import Ruleset, find_ruleset, ruleset_spec
+
+HAND_FORMAT = "scarto-hand/1"
+MATCH_FORMAT = "scarto-match/1"
+BODIES = ("tricks", "captured", "honours", "points")
+"""The four record forms, from the most to the least detailed."""
+
+LANGUAGES = ("it", "en", "de", "fi", "es")
+PACKS = ("italian", "french")
+SETTLE = ("per_point", "loser_pays")
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick: the cards in the order played, and the leader if recorded."""
+
+    cards: tuple[int, ...]
+    leader: str | None = None
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand in any of the four forms; exactly one of the bodies is set."""
+
+    ruleset: Ruleset
+    players: tuple[str, ...]
+    dealer: str
+    tricks: tuple[Trick, ...] | None = None
+    discard: tuple[int, ...] | None = None
+    talon: tuple[int, ...] | None = None
+    captured: dict[str, tuple[int, ...]] | None = None
+    honours: dict[str, tuple[int, ...]] | None = None
+    sizes: dict[str, int] | None = None
+    points: dict[str, Fraction] | None = None
+    ultimo: str | None = None
+    number: int | None = None
+    notes: str | None = None
+    recorded_at: str | None = None
+    ruleset_given: Any = field(default=None, compare=False)
+    """The ``ruleset`` value as the record wrote it (results echo it)."""
+
+    @property
+    def form(self) -> str:
+        """Which body the record has: tricks, captured, honours or points."""
+        if self.tricks is not None:
+            return "tricks"
+        if self.captured is not None:
+            return "captured"
+        if self.honours is not None:
+            return "honours"
+        return "points"
+
+    @property
+    def dealer_index(self) -> int:
+        return self.players.index(self.dealer)
+
+
+@dataclass(frozen=True)
+class Stake:
+    """Money per point (or per stake for ``loser_pays``), kept as an exact decimal."""
+
+    per_point: Decimal
+    currency: str = "EUR"
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A whole match: its settings and its hands, in the order played."""
+
+    players: tuple[str, ...]
+    first_dealer: str
+    hands: tuple[HandRecord, ...]
+    ruleset: Ruleset
+    ruleset_given: Any = field(default=None, compare=False)
+    title: str | None = None
+    place: str | None = None
+    date: str | None = None
+    language: str | None = None
+    pack: str | None = None
+    end: dict[str, int] | None = None
+    settle: str = "per_point"
+    stake: Stake | None = None
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def loads(text: str | bytes, where: str = "") -> Any:
+    """JSON text to a value; ReadError that says where the JSON breaks."""
+    try:
+        return json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise ReadError("not UTF-8 text", where) from exc
+    except json.JSONDecodeError as exc:
+        raise ReadError(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", where) from exc
+    except RecursionError as exc:
+        raise ReadError("not JSON (nested too deeply)", where) from exc
+
+
+def parse_hand(data: object) -> HandRecord:
+    """A ``scarto-hand/1`` value to a HandRecord; ReadError if it cannot be used."""
+    obj = _object(data, "")
+    _check_format(obj, HAND_FORMAT)
+    ruleset = find_ruleset(obj.get("ruleset"))
+    players = _players(obj.get("players"), ruleset)
+    return _hand_body(obj, ruleset, players, "", obj.get("ruleset", "classic"))
+
+
+def parse_match(data: object) -> MatchRecord:
+    """A ``scarto-match/1`` value to a MatchRecord; ReadError if it cannot be used."""
+    obj = _object(data, "")
+    _check_format(obj, MATCH_FORMAT)
+    ruleset = find_ruleset(obj.get("ruleset"))
+    players = _players(obj.get("players"), ruleset)
+    first_dealer = _player(obj.get("first_dealer"), players, "first_dealer")
+    hands_value = obj.get("hands")
+    if not isinstance(hands_value, list):
+        raise ReadError("must be a list of hand records", "hands")
+    hands = tuple(
+        _hand_body(_object(h, f"hands[{i}]"), ruleset, players, f"hands[{i}].", obj.get("ruleset", "classic"))
+        for i, h in enumerate(hands_value)
+    )
+    return MatchRecord(
+        players=players,
+        first_dealer=first_dealer,
+        hands=hands,
+        ruleset=ruleset,
+        ruleset_given=obj.get("ruleset", "classic"),
+        title=_optional_text(obj, "title", ""),
+        place=_optional_text(obj, "place", ""),
+        date=_optional_text(obj, "date", ""),
+        language=_choice(obj, "language", LANGUAGES),
+        pack=_choice(obj, "pack", PACKS),
+        end=_end(obj.get("end")),
+        settle=_choice(obj, "settle", SETTLE) or "per_point",
+        stake=_stake(obj.get("stake")),
+    )
+
+
+def _object(data: object, where: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ReadError(f"must be a JSON object, not {_kind(data)}", where.rstrip(".") or "record")
+    return data
+
+
+def _check_format(obj: dict[str, Any], expected: str) -> None:
+    given = obj.get("format", expected)
+    if given != expected:
+        raise ReadError(f"{given!r} is not a format this reads (expected {expected!r})", "format")
+
+
+def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ReadError("must be a list of player names in seating order", "players")
+    names = []
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            raise ReadError("a player name must be non-empty text", f"players[{i}]")
+        names.append(name.strip())
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ReadError(f"{twice!r} is named twice; names must be unique", "players")
+    if len(names) != ruleset.players:
+        raise ReadError(
+            f"{len(names)} players given; {ruleset.preset} is played by {ruleset.players}", "players"
+        )
+    return tuple(names)
+
+
+def _player(value: object, players: tuple[str, ...], where: str) -> str:
+    if not isinstance(value, str):
+        raise ReadError(f"must be a player's name, not {_kind(value)}", where)
+    name = value.strip()
+    if name not in players:
+        raise ReadError(f"{value!r} is not one of the players ({', '.join(players)})", where)
+    return name
+
+
+def _hand_body(
+    obj: dict[str, Any], ruleset: Ruleset, players: tuple[str, ...], prefix: str, given: Any
+) -> HandRecord:
+    present = [b for b in BODIES if b in obj]
+    if len(present) != 1:
+        said = ", ".join(present) if present else "none"
+        raise ReadError(
+            f"a hand needs exactly one of tricks, captured, honours (with sizes) or points; found {said}",
+            prefix.rstrip(".") or "record",
+        )
+    if "dealer" not in obj:
+        raise ReadError("missing: every hand names its dealer", f"{prefix}dealer")
+    dealer = _player(obj["dealer"], players, f"{prefix}dealer")
+    body = present[0]
+    parts: dict[str, Any] = {}
+    if body == "tricks":
+        parts["tricks"] = _tricks(obj["tricks"], players, ruleset, f"{prefix}tricks")
+        parts["discard"] = _optional_cards(obj, "discard", ruleset, prefix)
+        parts["talon"] = _optional_cards(obj, "talon", ruleset, prefix)
+    elif body == "captured":
+        parts["captured"] = _piles(obj["captured"], players, ruleset, f"{prefix}captured")
+    elif body == "honours":
+        parts["honours"] = _piles(obj["honours"], players, ruleset, f"{prefix}honours")
+        parts["sizes"] = _sizes(obj.get("sizes"), players, f"{prefix}sizes")
+    else:
+        parts["points"] = _points(obj["points"], players, f"{prefix}points")
+    ultimo = obj.get("ultimo")
+    return HandRecord(
+        ruleset=ruleset,
+        players=players,
+        dealer=dealer,
+        ultimo=None if ultimo is None else _player(ultimo, players, f"{prefix}ultimo"),
+        number=_optional_int(obj, "number", prefix),
+        notes=_optional_text(obj, "notes", prefix),
+        recorded_at=_optional_text(obj, "recorded_at", prefix),
+        ruleset_given=given,
+        **parts,
+    )
+
+
+def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise ReadError(f"must be a list of card codes, not {_kind(value)}", where)
+    cards = []
+    for i, text in enumerate(value):
+        here = f"{where}[{i}]"
+        card = parse_index(text, here)
+        if card not in ruleset.pack:
+            raise ReadError(f"{CODES[card]} is not in the {ruleset.preset} pack", here)
+        cards.append(card)
+    return tuple(cards)
+
+
+def _optional_cards(obj: dict[str, Any], key: str, ruleset: Ruleset, prefix: str) -> tuple[int, ...] | None:
+    value = obj.get(key)
+    return None if value is None else _cards(value, ruleset, f"{prefix}{key}")
+
+
+def _tricks(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> tuple[Trick, ...]:
+    if not isinstance(value, list):
+        raise ReadError(f"must be a list of tricks, not {_kind(value)}", where)
+    tricks = []
+    for i, trick in enumerate(value):
+        here = f"{where}[{i}]"
+        if isinstance(trick, list):  # lenient: a bare list of cards, leader left to the rules
+            tricks.append(Trick(_cards(trick, ruleset, here)))
+            continue
+        if not isinstance(trick, dict):
+            raise ReadError(f"must be an object with cards (and optionally leader), not {_kind(trick)}", here)
+        if "cards" not in trick:
+            raise ReadError("missing cards", here)
+        leader = trick.get("leader")
+        tricks.append(
+            Trick(
+                _cards(trick["cards"], ruleset, f"{here}.cards"),
+                None if leader is None else _player(leader, players, f"{here}.leader"),
+            )
+        )
+    return tuple(tricks)
+
+
+def _player_map(value: object, players: tuple[str, ...], where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ReadError(f"must be an object keyed by player name, not {_kind(value)}", where)
+    result: dict[str, Any] = {}
+    for key, item in value.items():
+        name = _player(key, players, f"{where}.{key}")
+        if name in result:
+            raise ReadError(f"{name!r} appears twice", where)
+        result[name] = item
+    missing = [p for p in players if p not in result]
+    if missing:
+        raise ReadError(f"every player must be named; missing {', '.join(missing)}", where)
+    return {p: result[p] for p in players}
+
+
+def _piles(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> dict[str, tuple[int, ...]]:
+    raw = _player_map(value, players, where)
+    return {p: _cards(cards, ruleset, f"{where}.{p}") for p, cards in raw.items()}
+
+
+def _sizes(value: object, players: tuple[str, ...], where: str) -> dict[str, int]:
+    if value is None:
+        raise ReadError("missing: honours go with the number of cards in each pile", where)
+    raw = _player_map(value, players, where)
+    sizes = {}
+    for p, size in raw.items():
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise ReadError(f"must be a whole number of cards, not {json.dumps(size)}", f"{where}.{p}")
+        sizes[p] = size
+    return sizes
+
+
+def parse_points(value: object, where: str) -> Fraction:
+    """Counted card points: an integer, or a string holding one or a fraction ("58/3")."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ReadError(f"{json.dumps(value)} is not a number of points (use e.g. 31 or \"58/3\")", where)
+    try:
+        points = Fraction(value.strip().replace(" ", "")) if isinstance(value, str) else Fraction(value)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise ReadError(f"{value!r} is not a number of points (use e.g. 31 or \"58/3\")", where) from exc
+    if points < 0:
+        raise ReadError(f"{value} is negative; counted points are never below zero", where)
+    return points
+
+
+def _points(value: object, players: tuple[str, ...], where: str) -> dict[str, Fraction]:
+    raw = _player_map(value, players, where)
+    return {p: parse_points(v, f"{where}.{p}") for p, v in raw.items()}
+
+
+def _optional_text(obj: dict[str, Any], key: str, prefix: str) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ReadError(f"must be text, not {_kind(value)}", f"{prefix}{key}")
+    return value
+
+
+def _optional_int(obj: dict[str, Any], key: str, prefix: str) -> int | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ReadError(f"must be a whole number from 1, not {json.dumps(value)}", f"{prefix}{key}")
+    return value
+
+
+def _choice(obj: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if value not in allowed:
+        raise ReadError(f"{json.dumps(value)} is not one of {', '.join(allowed)}", key)
+    return str(value)
+
+
+def _end(value: object) -> dict[str, int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) != 1 or not ({"hands", "target"} >= value.keys()):
+        raise ReadError('must be {"hands": N} or {"target": N}', "end")
+    (key, number), = value.items()
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        raise ReadError(f"must be a whole number from 1, not {json.dumps(number)}", f"end.{key}")
+    return {key: number}
+
+
+def _stake(value: object) -> Stake | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ReadError('must be {"per_point": "0.10", "currency": "EUR"}', "stake")
+    amount = value.get("per_point")
+    if isinstance(amount, bool) or not isinstance(amount, (str, int, float)):
+        raise ReadError('must be a decimal amount such as "0.10"', "stake.per_point")
+    try:
+        decimal = Decimal(str(amount).strip())
+    except InvalidOperation as exc:
+        raise ReadError(f"{amount!r} is not an amount of money", "stake.per_point") from exc
+    if not decimal.is_finite() or decimal < 0:
+        raise ReadError(f"{amount!r} is not an amount of money", "stake.per_point")
+    currency = value.get("currency", "EUR")
+    if not isinstance(currency, str) or not currency.strip() or len(currency) > 8:
+        raise ReadError("must be a currency code such as EUR", "stake.currency")
+    return Stake(decimal, currency.strip())
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+# --- writing -------------------------------------------------------------------
+
+
+def fraction_json(value: Fraction) -> int | str:
+    """An exact number as RECORD.md writes it: an integer, or a reduced "p/q" string."""
+    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+_GLYPHS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾", (1, 6): "⅙", (5, 6): "⅚"}
+
+
+def fraction_text(value: Fraction) -> str:
+    """A number as players write it on the sheet: 19, 19½, -3⅓, 7 2/9."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    sign = "-" if value < 0 else ""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    glyph = _GLYPHS.get((rest, value.denominator))
+    if glyph:
+        return f"{sign}{whole or ''}{glyph}"
+    return f"{sign}{whole} {rest}/{value.denominator}" if whole else f"{sign}{rest}/{value.denominator}"
+
+
+def hand_to_dict(record: HandRecord, *, in_match: bool = False) -> dict[str, Any]:
+    """The record in canonical form; inside a match, without format/players/ruleset."""
+    out: dict[str, Any] = {}
+    if not in_match:
+        out["format"] = HAND_FORMAT
+        out["ruleset"] = ruleset_spec(record.ruleset)
+        out["players"] = list(record.players)
+    if record.number is not None:
+        out["number"] = record.number
+    out["dealer"] = record.dealer
+    if record.talon is not None:
+        out["talon"] = [CODES[c] for c in record.talon]
+    if record.discard is not None:
+        out["discard"] = [CODES[c] for c in record.discard]
+    if record.tricks is not None:
+        out["tricks"] = [_trick_dict(t) for t in record.tricks]
+    elif record.captured is not None:
+        out["captured"] = {p: [CODES[c] for c in cards] for p, cards in record.captured.items()}
+    elif record.honours is not None and record.sizes is not None:
+        out["honours"] = {p: [CODES[c] for c in cards] for p, cards in record.honours.items()}
+        out["sizes"] = dict(record.sizes)
+    elif record.points is not None:
+        out["points"] = {p: fraction_json(v) for p, v in record.points.items()}
+    if record.ultimo is not None:
+        out["ultimo"] = record.ultimo
+    if record.notes is not None:
+        out["notes"] = record.notes
+    if record.recorded_at is not None:
+        out["recorded_at"] = record.recorded_at
+    return out
+
+
+def _trick_dict(trick: Trick) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if trick.leader is not None:
+        out["leader"] = trick.leader
+    out["cards"] = [CODES[c] for c in trick.cards]
+    return out
+
+
+def match_to_dict(match: MatchRecord) -> dict[str, Any]:
+    """The match in canonical ``scarto-match/1`` form."""
+    out: dict[str, Any] = {"format": MATCH_FORMAT}
+    for key in ("title", "place", "date", "language", "pack"):
+        if getattr(match, key) is not None:
+            out[key] = getattr(match, key)
+    out["ruleset"] = ruleset_spec(match.ruleset)
+    out["players"] = list(match.players)
+    out["first_dealer"] = match.first_dealer
+    if match.end is not None:
+        out["end"] = dict(match.end)
+    out["settle"] = match.settle
+    if match.stake is not None:
+        out["stake"] = {"per_point": str(match.stake.per_point), "currency": match.stake.currency}
+    out["hands"] = [hand_to_dict(h, in_match=True) for h in match.hands]
+    return out
+
+
+def dumps(value: dict[str, Any]) -> str:
+    """JSON text as the project writes files: UTF-8, two-space indent, final newline."""
+    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"

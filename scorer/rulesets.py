@@ -1,0 +1,207 @@
+"""Rulesets as data: a preset plus switches (RULES.md), never ``if preset == ...``.
+
+A :class:`Ruleset` is a frozen dataclass; the presets live in :data:`PRESETS` and
+:func:`find_ruleset` turns a record's ``ruleset`` value (a name or an object of
+switches) into one, raising :class:`UnknownRuleset` for anything RULES.md lacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, SUIT_STRENGTH, VALUE, WORLD_INDEX
+from .errors import UnknownRuleset
+
+SWITCH_VALUES: dict[str, tuple[Any, ...]] = {
+    "top_trump": ("T20", "T21"),
+    "discard": ("classic", "rulesheet", "saari"),
+    "fool_discard": ("restricted", "free"),
+    "first_lead": ("after_dealer", "dealer"),
+    "overtrump": (True, False),
+    "fool_last_trick": ("kept", "captured"),
+    "fool_forfeit": (True, False),
+    "ultimo": (True, False),
+}
+"""Every switch and its allowed JSON values, in the order RECORD.md lists them."""
+
+FULL_PACK: frozenset[int] = frozenset(range(78))
+PICCOLO_PACK: frozenset[int] = frozenset(
+    i for i in range(78) if i < 22 or RANK[i] in ("K", "Q", "C", "J", "1")
+)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything the engine needs to know about how a hand was played and counted."""
+
+    preset: str
+    description: str
+    players: int
+    cards_each: int
+    talon: int
+    pack: frozenset[int]
+    top_trump: str = "T20"
+    discard: str = "classic"
+    fool_discard: str = "restricted"
+    first_lead: str = "after_dealer"
+    overtrump: bool = False
+    fool_last_trick: str = "kept"
+    fool_forfeit: bool = False
+    ultimo: bool = False
+
+    @property
+    def tricks(self) -> int:
+        """One trick per card in each hand."""
+        return self.cards_each
+
+    @cached_property
+    def pack_size(self) -> int:
+        return len(self.pack)
+
+    @cached_property
+    def pack_mask(self) -> int:
+        """The pack as a bit mask over card indices, for fast set checks."""
+        mask = 0
+        for card in self.pack:
+            mask |= 1 << card
+        return mask
+
+    @cached_property
+    def pack_order(self) -> tuple[int, ...]:
+        return tuple(sorted(self.pack))
+
+    @cached_property
+    def deck_total(self) -> Fraction:
+        """Value points of the pack less two thirds of a point per card."""
+        return Fraction(3 * sum(VALUE[c] for c in self.pack) - 2 * len(self.pack), 3)
+
+    @cached_property
+    def base(self) -> Fraction:
+        """What a player needs to break even: the deck total shared equally."""
+        return self.deck_total / self.players
+
+    @cached_property
+    def strength(self) -> tuple[int, ...]:
+        """Trick-taking strength of each card within its suit (trumps above 1000)."""
+        table = list(SUIT_STRENGTH)
+        for i in range(21):
+            table[i] = 1000 + i
+        if self.top_trump == "T20":
+            table[ANGEL_INDEX] = 1100
+        table[FOOL_INDEX] = -1
+        return tuple(table)
+
+    def switches(self) -> dict[str, Any]:
+        """The switch values, as RECORD.md writes them in JSON."""
+        return {name: getattr(self, name) for name in SWITCH_VALUES}
+
+    def forbidden_discards(self, held: frozenset[int], kept: frozenset[int]) -> frozenset[int]:
+        """Cards the dealer may not discard, given all 28 held and the ones kept."""
+        forbidden = {c for c in held if RANK[c] == "K"} | {ANGEL_INDEX}
+        kept_trumps = any(SUIT[c] == 0 and c != BAGATTO_INDEX for c in kept)
+        fool_restricted = self.fool_discard == "restricted"
+        if self.discard == "classic":
+            if fool_restricted:
+                forbidden.add(FOOL_INDEX)
+            if kept_trumps or FOOL_INDEX in kept:
+                forbidden.add(BAGATTO_INDEX)
+        elif self.discard == "rulesheet":
+            forbidden.add(WORLD_INDEX)
+            if fool_restricted:
+                forbidden.add(FOOL_INDEX)
+            if kept_trumps:
+                forbidden.add(BAGATTO_INDEX)
+        else:  # saari
+            forbidden.add(BAGATTO_INDEX)
+            holds_trump = any(SUIT[c] == 0 for c in held)
+            if fool_restricted and holds_trump:
+                forbidden.add(FOOL_INDEX)
+        return frozenset(forbidden & held)
+
+
+_CLASSIC = Ruleset(
+    preset="classic",
+    description="Common Piedmontese practice (Dummett, Gelli, the encyclopedias).",
+    players=3, cards_each=25, talon=3, pack=FULL_PACK,
+)
+
+PRESETS: dict[str, Ruleset] = {
+    "classic": _CLASSIC,
+    "rulesheet": replace(
+        _CLASSIC, preset="rulesheet",
+        description='The German/Italian rule sheet ("Spielanleitung" / "Come si gioca").',
+        top_trump="T21", discard="rulesheet", overtrump=True, fool_last_trick="captured",
+    ),
+    "saari": replace(
+        _CLASSIC, preset="saari",
+        description="The Finnish description (Saari 2008, after Dummett).",
+        discard="saari", first_lead="dealer", fool_forfeit=True,
+    ),
+    "four": replace(
+        _CLASSIC, preset="four",
+        description="The rule sheet's four-player variant: 19 cards each, a 2-card talon.",
+        players=4, cards_each=19, talon=2,
+    ),
+    "piccolo": replace(
+        _CLASSIC, preset="piccolo",
+        description="The rule sheet's short teaching game: 42 cards, 12 each, a 6-card talon.",
+        cards_each=12, talon=6, pack=PICCOLO_PACK,
+    ),
+}
+
+
+def find_ruleset(spec: object = None, where: str = "ruleset") -> Ruleset:
+    """The ruleset a record names: a preset name, or an object of switches over one."""
+    if spec is None:
+        return _CLASSIC
+    if isinstance(spec, str):
+        return _preset(spec, where)
+    if not isinstance(spec, dict):
+        raise UnknownRuleset("must be a preset name or an object of switches", where)
+    base = _preset(spec.get("preset", "classic"), f"{where}.preset")
+    changes: dict[str, Any] = {}
+    for name, value in spec.items():
+        if name == "preset":
+            continue
+        if name not in SWITCH_VALUES:
+            known = ", ".join(SWITCH_VALUES)
+            raise UnknownRuleset(f"{name!r} is not a switch (switches: {known})", where)
+        allowed = SWITCH_VALUES[name]
+        if not any(value is choice or (isinstance(value, str) and value == choice) for choice in allowed):
+            shown = ", ".join(_json(v) for v in allowed)
+            raise UnknownRuleset(f"{_json(value)} is not a value of {name} (use {shown})", f"{where}.{name}")
+        changes[name] = value
+    return replace(base, **changes) if changes else base
+
+
+def ruleset_spec(ruleset: Ruleset) -> str | dict[str, Any]:
+    """The shortest JSON value naming this ruleset: the preset name, or preset + changes."""
+    preset = PRESETS[ruleset.preset]
+    changed = {
+        f.name: getattr(ruleset, f.name)
+        for f in fields(Ruleset)
+        if f.name in SWITCH_VALUES and getattr(ruleset, f.name) != getattr(preset, f.name)
+    }
+    if not changed:
+        return ruleset.preset
+    return {"preset": ruleset.preset, **changed}
+
+
+def _preset(name: object, where: str) -> Ruleset:
+    if not isinstance(name, str) or name not in PRESETS:
+        known = ", ".join(PRESETS)
+        raise UnknownRuleset(f"{_json(name)} is not a preset (presets: {known})", where)
+    return PRESETS[name]
+
+
+def _json(value: object) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)

@@ -1,0 +1,121 @@
+"""A match in progress: cumulative scores, whose deal is next, whether it is over, who pays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .records import MatchRecord, fraction_json
+from .scoring import HandResult, score_hand
+from .settlement import Transfer, settle
+
+STANDINGS_FORMAT = "scarto-standings/1"
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One hand of the match, judged, with the running totals after it."""
+
+    number: int
+    result: HandResult
+    totals: tuple[Fraction, ...]
+
+    @property
+    def dealer(self) -> str:
+        return self.result.record.dealer
+
+    @property
+    def scores(self) -> dict[str, Fraction]:
+        return self.result.scores()
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Everything the table wants to know between deals."""
+
+    match: MatchRecord
+    lines: tuple[HandLine, ...]
+    totals: tuple[Fraction, ...]
+    next_dealer: str
+    finished: bool
+    settlement: tuple[Transfer, ...]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.match.players
+
+    @property
+    def leaders(self) -> list[str]:
+        """The players with the highest total (several when tied)."""
+        best = max(self.totals)
+        return [p for p, t in zip(self.players, self.totals) if t == best]
+
+    @property
+    def hands_to_play(self) -> int | None:
+        """Hands left under an ``end: {"hands": N}`` match, else None."""
+        limit = end_hands(self.match)
+        return None if limit is None else max(0, limit - len(self.lines))
+
+    def to_dict(self) -> dict[str, Any]:
+        """``scarto-standings/1``, as ``scarto match --json`` prints it."""
+        return {
+            "format": STANDINGS_FORMAT,
+            "players": [{"name": p, "total": fraction_json(t)} for p, t in zip(self.players, self.totals)],
+            "hands": [
+                {
+                    "number": line.number,
+                    "dealer": line.dealer,
+                    "scores": {p: fraction_json(s) for p, s in line.scores.items()},
+                    "problems": [p.code for p in line.result.problems],
+                }
+                for line in self.lines
+            ],
+            "next_dealer": self.next_dealer,
+            "finished": self.finished,
+            "settlement": [t.to_dict() for t in self.settlement],
+        }
+
+
+def end_hands(match: MatchRecord) -> int | None:
+    """The number of hands the match lasts, or None for a target score."""
+    if match.end is not None and "target" in match.end:
+        return None
+    if match.end is not None:
+        return match.end["hands"]
+    return len(match.players)
+
+
+def next_dealer(players: tuple[str, ...], first_dealer: str, last_dealer: str | None) -> str:
+    """The player after the last hand's dealer in seating order; the first dealer to begin."""
+    if last_dealer is None:
+        return first_dealer
+    return players[(players.index(last_dealer) + 1) % len(players)]
+
+
+def standings(match: MatchRecord, results: list[HandResult] | None = None) -> Standings:
+    """Judge every hand and add them up; a hand with errors is a deal that scores nothing."""
+    players = match.players
+    judged = results if results is not None else [score_hand(h) for h in match.hands]
+    totals = [Fraction(0)] * len(players)
+    lines = []
+    reached_target = False
+    target = match.end.get("target") if match.end else None
+    for number, result in enumerate(judged, start=1):
+        for i, p in enumerate(players):
+            totals[i] += result.scores().get(p, 0)
+        lines.append(HandLine(number, result, tuple(totals)))
+        if target is not None and max(totals) >= target:
+            reached_target = True
+    limit = end_hands(match)
+    finished = reached_target if target is not None else len(lines) >= (limit or 0)
+    last_dealer = lines[-1].dealer if lines else None
+    stake = match.stake.per_point if match.stake else None
+    return Standings(
+        match=match,
+        lines=tuple(lines),
+        totals=tuple(totals),
+        next_dealer=next_dealer(players, match.first_dealer, last_dealer),
+        finished=finished,
+        settlement=tuple(settle(list(zip(players, totals)), match.settle, stake)),
+    )

@@ -1,0 +1,487 @@
+"""Checking a hand record against the rules: every problem, each with its code.
+
+Errors (the record does not describe a hand: a card twice, a trick missing, a
+wrong leader...) stop the check, because play cannot be judged on a broken
+record. Violations (a revoke, a forbidden discard...) do not: the hand was
+played, and the table decides what to do about them.
+
+The full record is replayed here, because the replay is also what scoring and
+the audit need: who won each trick, where the Fool went, what each player still
+held at each moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, card_name
+from .records import HandRecord
+from .rulesets import Ruleset
+
+ERROR = "error"
+VIOLATION = "violation"
+ERROR_CODES = ("duplicate_card", "card_count", "trick_count", "wrong_leader", "points_total", "pile_sizes")
+VIOLATION_CODES = ("illegal_discard", "revoke", "failed_to_trump", "failed_to_overtrump")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a record: a code, its severity and a sentence for players."""
+
+    code: str
+    severity: str
+    message: str
+    trick: int | None = None
+    player: str | None = None
+    card: int | None = None
+    proof_trick: int | None = None
+    """For a breach found later: the trick in which the player showed the card that proves it."""
+    proof_card: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``problems[]`` entry of ``scarto-result/1``; fields that don't apply are left out."""
+        out: dict[str, Any] = {"code": self.code, "severity": self.severity}
+        if self.trick is not None:
+            out["trick"] = self.trick
+        if self.player is not None:
+            out["player"] = self.player
+        if self.card is not None:
+            out["card"] = CODES[self.card]
+        out["message"] = self.message
+        return out
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """A trick as replayed: who played what, who won it, and where the Fool went."""
+
+    number: int
+    leader: int
+    cards: tuple[int, ...]
+    seats: tuple[int, ...]
+    """Index of the player who played each card."""
+    winner: int
+    led_suit: int | None
+    fool_seat: int | None
+    """Who played the Fool in this trick, if anyone did."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The full record replayed: tricks with winners, and the dealer's discard."""
+
+    tricks: tuple[PlayedTrick, ...]
+    discard: tuple[int, ...]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What the check found; ``replay`` is set for a full record without errors."""
+
+    problems: tuple[Problem, ...]
+    replay: Replay | None = None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.severity == ERROR for p in self.problems)
+
+    def is_valid(self) -> bool:
+        """Strict: no problem at all."""
+        return not self.problems
+
+
+def validate(record: HandRecord, *, partial: bool = False) -> Validation:
+    """Check a record; ``partial`` checks a full record still being played (live entry)."""
+    if record.tricks is not None:
+        return _validate_tricks(record, partial)
+    if record.captured is not None:
+        return Validation(tuple(_check_captured(record)))
+    if record.honours is not None:
+        return Validation(tuple(_check_honours(record)))
+    return Validation(tuple(_check_points(record)))
+
+
+# --- the full record -----------------------------------------------------------
+
+
+def _validate_tricks(record: HandRecord, partial: bool) -> Validation:
+    rules = record.ruleset
+    tricks = record.tricks or ()
+    errors = _trick_shape(record, tricks, partial)
+    errors += _card_accounting(record, tricks, partial)
+    if errors:
+        return Validation(tuple(errors))
+    replay, wrong_leader = _replay(record, rules, partial)
+    if wrong_leader is not None:
+        return Validation((wrong_leader,))
+    problems = _discard_problems(record, replay) + _play_problems(record, replay)
+    return Validation(tuple(problems), replay)
+
+
+def _trick_shape(record: HandRecord, tricks: tuple[Any, ...], partial: bool) -> list[Problem]:
+    rules, n = record.ruleset, len(record.players)
+    bad = [i + 1 for i, t in enumerate(tricks) if len(t.cards) != n and not (partial and i == len(tricks) - 1)]
+    if partial:
+        bad += [i + 1 for i, t in enumerate(tricks) if len(t.cards) > n and i == len(tricks) - 1]
+    problems = []
+    if bad:
+        problems.append(Problem(
+            "trick_count", ERROR,
+            f"Trick {bad[0]} has {len(tricks[bad[0] - 1].cards)} cards; each trick has one card from each "
+            f"of the {n} players.",
+            trick=bad[0],
+        ))
+    if len(tricks) > rules.tricks or (not partial and len(tricks) != rules.tricks):
+        problems.append(Problem(
+            "trick_count", ERROR,
+            f"The record has {len(tricks)} tricks; a {rules.preset} hand has {rules.tricks}.",
+        ))
+    return problems
+
+
+def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool) -> list[Problem]:
+    rules = record.ruleset
+    seen = 0
+    twice: list[int] = []
+    for trick in tricks:
+        for card in trick.cards:
+            bit = 1 << card
+            if seen & bit:
+                twice.append(card)
+            seen |= bit
+    discard = record.discard
+    if discard is not None:
+        for card in discard:
+            bit = 1 << card
+            if seen & bit:
+                twice.append(card)
+            seen |= bit
+    problems = [
+        Problem("duplicate_card", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) appears twice in the record.", card=c)
+        for c in dict.fromkeys(twice)
+    ]
+    if partial:
+        return problems
+    missing = rules.pack_mask & ~seen
+    if discard is None:
+        count = bin(missing).count("1")
+        if count != rules.talon:
+            problems.append(Problem(
+                "card_count", ERROR,
+                f"{count} cards of the pack appear in no trick; only the dealer's {rules.talon} discards "
+                "may be missing from the tricks.",
+            ))
+    else:
+        if len(discard) != rules.talon:
+            problems.append(Problem(
+                "card_count", ERROR,
+                f"The discard has {len(discard)} cards; the dealer discards exactly {rules.talon}.",
+            ))
+        problems += [
+            Problem("card_count", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) is missing from the record.", card=c)
+            for c in rules.pack_order if missing >> c & 1
+        ]
+    return problems
+
+
+def _replay(record: HandRecord, rules: Ruleset, partial: bool) -> tuple[Replay, Problem | None]:
+    """Winners trick by trick; the first recorded leader who should not have led is an error."""
+    players = record.players
+    n = len(players)
+    dealer = players.index(record.dealer)
+    leader = dealer if rules.first_lead == "dealer" else (dealer + 1) % n
+    strength = rules.strength
+    played: list[PlayedTrick] = []
+    for number, trick in enumerate(record.tricks or (), start=1):
+        if trick.leader is not None and trick.leader != players[leader]:
+            why = "the first lead" if number == 1 else f"the winner of trick {number - 1}"
+            return Replay((), (), False), Problem(
+                "wrong_leader", ERROR,
+                f"Trick {number} is recorded as led by {trick.leader}, but {players[leader]} must lead it "
+                f"({why}).",
+                trick=number, player=trick.leader,
+            )
+        cards = trick.cards
+        seats = tuple((leader + k) % n for k in range(len(cards)))
+        led_suit = None
+        fool_seat = None
+        best = -1
+        winner = leader
+        trumped = False
+        for card, seat in zip(cards, seats):
+            suit = SUIT[card]
+            if card == FOOL_INDEX:
+                fool_seat = seat
+                continue
+            if led_suit is None:
+                led_suit = suit
+            if suit == TRUMP:
+                if not trumped or strength[card] > best:
+                    trumped, best, winner = True, strength[card], seat
+            elif suit == led_suit and not trumped and strength[card] > best:
+                best, winner = strength[card], seat
+        played.append(PlayedTrick(number, leader, cards, seats, winner, led_suit, fool_seat))
+        if len(cards) == n:
+            leader = winner
+    discard = record.discard
+    if discard is None:
+        used = set().union(*(t.cards for t in played)) if played else set()
+        discard = tuple(c for c in rules.pack_order if c not in used) if not partial else ()
+    complete = len(played) == rules.tricks and all(len(t.cards) == n for t in played)
+    return Replay(tuple(played), tuple(discard), complete), None
+
+
+def next_leader(record: HandRecord, replay: Replay) -> int:
+    """Seat of the player to lead the next trick (after the last complete one)."""
+    n = len(record.players)
+    complete = [t for t in replay.tricks if len(t.cards) == n]
+    if complete:
+        return complete[-1].winner
+    dealer = record.players.index(record.dealer)
+    return dealer if record.ruleset.first_lead == "dealer" else (dealer + 1) % n
+
+
+def _discard_problems(record: HandRecord, replay: Replay) -> list[Problem]:
+    if not replay.discard:
+        return []
+    dealer = record.players.index(record.dealer)
+    kept = frozenset(c for t in replay.tricks for c, s in zip(t.cards, t.seats) if s == dealer)
+    held = kept | frozenset(replay.discard)
+    forbidden = record.ruleset.forbidden_discards(held, kept)
+    return [
+        Problem(
+            "illegal_discard", VIOLATION,
+            f"{record.dealer} (dealer) discarded {card_name(c)}: {_discard_reason(c, record.ruleset)}",
+            player=record.dealer, card=c,
+        )
+        for c in replay.discard if c in forbidden
+    ]
+
+
+def _discard_reason(card: int, rules: Ruleset) -> str:
+    if RANK[card] == "K":
+        return "a King may never be discarded."
+    if card == 19:
+        return "the Angel (XX) may never be discarded."
+    if card == 20:
+        return "under these rules the World (XXI) may not be discarded."
+    if card == FOOL_INDEX:
+        if rules.discard == "saari":
+            return "the Fool may be discarded only by a dealer who holds no trump at all."
+        return "the Fool may not be discarded."
+    if card == BAGATTO_INDEX:
+        if rules.discard == "saari":
+            return "under these rules the Bagatto may never be discarded."
+        if rules.discard == "classic":
+            return "the Bagatto may be discarded only when the dealer keeps no other trump and not the Fool."
+        return "the Bagatto may be discarded only when the dealer keeps no other trump."
+    return "this card may not be discarded."
+
+
+def _play_problems(record: HandRecord, replay: Replay) -> list[Problem]:
+    """Revokes and failures to trump or overtrump, proven by what each player showed later."""
+    rules = record.ruleset
+    n = len(record.players)
+    # remaining[seat][suit]: cards of that suit the player still holds at the current trick
+    remaining = [[0] * 6 for _ in range(n)]
+    for trick in replay.tricks:
+        for card, seat in zip(trick.cards, trick.seats):
+            remaining[seat][SUIT[card]] += 1
+    strength = rules.strength
+    overtrump = rules.overtrump
+    problems: list[Problem] = []
+    for trick in replay.tricks:
+        led = None
+        top_trump = -1
+        for card, seat in zip(trick.cards, trick.seats):
+            suit = SUIT[card]
+            if card == FOOL_INDEX:
+                continue
+            if led is None:
+                led = suit
+            elif suit != led:
+                hand = remaining[seat]
+                if hand[led]:
+                    problems.append(_breach(record, replay, trick, seat, card, "revoke", led))
+                elif led != TRUMP and hand[TRUMP] and suit != TRUMP:
+                    problems.append(_breach(record, replay, trick, seat, card, "failed_to_trump", TRUMP))
+                elif overtrump and suit == TRUMP and top_trump >= 0 and strength[card] < top_trump:
+                    problems += _overtrump(record, replay, trick, seat, card, top_trump)
+            elif overtrump and suit == TRUMP and strength[card] < top_trump:
+                problems += _overtrump(record, replay, trick, seat, card, top_trump)
+            if suit == TRUMP and strength[card] > top_trump:
+                top_trump = strength[card]
+        for card, seat in zip(trick.cards, trick.seats):
+            remaining[seat][SUIT[card]] -= 1
+    return problems
+
+
+def _later_card(replay: Replay, after: int, seat: int, test: Any) -> tuple[int, int] | None:
+    for trick in replay.tricks[after:]:
+        for card, s in zip(trick.cards, trick.seats):
+            if s == seat and test(card):
+                return trick.number, card
+    return None
+
+
+def _breach(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int, card: int,
+            code: str, suit: int) -> Problem:
+    name = record.players[seat]
+    proof = _later_card(replay, trick.number, seat, lambda c: SUIT[c] == suit)
+    assert proof is not None, "a held card is always played later"
+    proof_trick, proof_card = proof
+    shown = f"{name} plays {card_name(proof_card)} in trick {proof_trick}"
+    if code == "revoke":
+        lead = "a trump lead" if suit == TRUMP else f"a {_suit_word(suit)} lead"
+        held = "a trump" if suit == TRUMP else f"a card of {_suit_word(suit)}"
+        message = (f"Trick {trick.number}: {name} played {card_name(card)} to {lead} while holding "
+                   f"{held} ({shown}).")
+    else:
+        message = (f"Trick {trick.number}: {name} had no {_suit_word(trick.led_suit or 0)} but played "
+                   f"{card_name(card)} instead of a trump while holding one ({shown}).")
+    return Problem(code, VIOLATION, message, trick=trick.number, player=name, card=card,
+                   proof_trick=proof_trick, proof_card=proof_card)
+
+
+def _overtrump(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int, card: int,
+               top: int) -> list[Problem]:
+    strength = record.ruleset.strength
+    proof = _later_card(replay, trick.number, seat, lambda c: SUIT[c] == TRUMP and strength[c] > top)
+    if proof is None:
+        return []
+    name = record.players[seat]
+    proof_trick, proof_card = proof
+    return [Problem(
+        "failed_to_overtrump", VIOLATION,
+        f"Trick {trick.number}: {name} played {card_name(card)}, lower than the trump already in the trick, "
+        f"while holding a higher trump ({name} plays {card_name(proof_card)} in trick {proof_trick}).",
+        trick=trick.number, player=name, card=card, proof_trick=proof_trick, proof_card=proof_card,
+    )]
+
+
+def _suit_word(suit: int) -> str:
+    return {0: "trumps", 1: "Cups", 2: "Coins", 3: "Batons", 4: "Swords"}[suit]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- captured piles and counting cards ----------------------------------------
+
+
+@dataclass(frozen=True)
+class PileShape:
+    """What the pile sizes say about the Fool's exchange (RULES.md)."""
+
+    fool_seat: int | None
+    owed_to: int | None
+    """Who won the Fool's trick and is owed a 1-point card (or, forfeited, the Fool)."""
+    forfeit: bool
+
+
+def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> PileShape | Problem:
+    """Read the Fool's exchange from pile sizes, or the ``pile_sizes`` error."""
+    rules, n = record.ruleset, len(record.players)
+    dealer = record.players.index(record.dealer)
+    if sizes[dealer] < rules.talon:
+        return Problem(
+            "pile_sizes", ERROR,
+            f"{record.dealer}'s pile has {sizes[dealer]} cards, fewer than the {rules.talon} the dealer "
+            "discarded into it.",
+        )
+    rest = [(s - (rules.talon if i == dealer else 0)) % n for i, s in enumerate(sizes)]
+    if not any(rest):
+        return PileShape(fool_seat, None, False)
+    odd = [i for i, r in enumerate(rest) if r]
+    if fool_seat is not None and rest[fool_seat] == 1 and len(odd) == 2:
+        other = odd[0] if odd[1] == fool_seat else odd[1]
+        if rest[other] == n - 1:
+            alone = sizes[fool_seat] == 1 and fool_seat != dealer
+            return PileShape(fool_seat, other, rules.fool_forfeit and alone)
+    shown = ", ".join(f"{p} {s}" for p, s in zip(record.players, sizes))
+    return Problem(
+        "pile_sizes", ERROR,
+        f"No legal hand leaves piles of these sizes ({shown}): apart from the dealer's discards and the "
+        f"Fool's exchange, every pile holds whole tricks of {n} cards.",
+    )
+
+
+def _check_captured(record: HandRecord) -> list[Problem]:
+    piles = record.captured or {}
+    problems = _pack_once(record, [c for p in record.players for c in piles[p]])
+    if problems:
+        return problems
+    fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in piles[p]), None)
+    shape = pile_shape(record, [len(piles[p]) for p in record.players], fool)
+    return [shape] if isinstance(shape, Problem) else []
+
+
+def _pack_once(record: HandRecord, cards: list[int], expected: tuple[int, ...] | None = None) -> list[Problem]:
+    seen: dict[int, int] = {}
+    for c in cards:
+        seen[c] = seen.get(c, 0) + 1
+    problems = [
+        Problem("duplicate_card", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) appears twice in the record.", card=c)
+        for c, k in seen.items() if k > 1
+    ]
+    for c in expected if expected is not None else record.ruleset.pack_order:
+        if c not in seen:
+            problems.append(Problem(
+                "card_count", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) is in no pile.", card=c))
+    return problems
+
+
+def counting_cards(rules: Ruleset) -> tuple[int, ...]:
+    """The cards worth more than 1 in the ruleset's pack, in pack order."""
+    return tuple(c for c in rules.pack_order if VALUE[c] > 1)
+
+
+def _check_honours(record: HandRecord) -> list[Problem]:
+    rules = record.ruleset
+    honours = record.honours or {}
+    sizes = record.sizes or {}
+    listed = [c for p in record.players for c in honours[p]]
+    problems = _pack_once(record, listed, counting_cards(rules))
+    problems += [
+        Problem("card_count", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) is not a counting card; list only "
+                "Kings, Queens, Cavaliers, Jacks, the Bagatto, the Angel and the Fool.", card=c)
+        for c in listed if VALUE[c] == 1
+    ]
+    total = sum(sizes.values())
+    if total != rules.pack_size:
+        problems.append(Problem(
+            "card_count", ERROR,
+            f"The pile sizes add up to {total} cards; the pack has {rules.pack_size}.",
+        ))
+    short = [p for p in record.players if sizes[p] < len(honours[p])]
+    if short:
+        p = short[0]
+        problems.append(Problem(
+            "pile_sizes", ERROR,
+            f"{p}'s pile is given {sizes[p]} cards but holds {len(honours[p])} counting cards.",
+        ))
+    if problems:
+        return problems
+    fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in honours[p]), None)
+    shape = pile_shape(record, [sizes[p] for p in record.players], fool)
+    return [shape] if isinstance(shape, Problem) else []
+
+
+def _check_points(record: HandRecord) -> list[Problem]:
+    points = record.points or {}
+    total = sum(points.values())
+    deck = record.ruleset.deck_total
+    if total == deck:
+        return []
+    return [Problem(
+        "points_total", ERROR,
+        f"The counted points add up to {_show(total)}; the {record.ruleset.preset} pack counts "
+        f"{_show(deck)} in all. Recount the piles.",
+    )]
+
+
+def _show(value: Any) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
