@@ -1,0 +1,93 @@
+"""Server-side SVG charts, shared by the pages and the PDFs (no JavaScript needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from html import escape
+
+COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
+"""One colour per seat; also used beside player names on the pages."""
+DASHES = ("", "6 3", "2 3", "8 3 2 3")
+"""And a dash pattern per seat, so the lines read in black and white print too."""
+
+
+def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]],
+                     width: int = 360, height: int = 200, title: str = "") -> str:
+    """A line per player of the running total after each hand (``totals[h][p]``).
+
+    The chart starts at 0 before the first hand; the y axis always includes 0.
+    """
+    pad_left, pad_right, pad_top, pad_bottom = 34, 10, 12, 40
+    plot_w = width - pad_left - pad_right
+    plot_h = height - pad_top - pad_bottom
+    hands = len(totals)
+    values = [float(v) for row in totals for v in row] + [0.0]
+    low, high = min(values), max(values)
+    if high - low < 10:
+        mid = (high + low) / 2
+        low, high = mid - 5, mid + 5
+    step = _nice_step((high - low) / 4)
+    low = step * _floor(low / step)
+    high = step * _ceil(high / step)
+
+    def x(i: int) -> float:
+        return pad_left + (plot_w * i / hands if hands else 0)
+
+    def y(v: float) -> float:
+        return pad_top + plot_h * (high - v) / (high - low)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" class="chart" role="img" '
+        f'aria-label="{escape(title)}" font-family="DejaVu Sans, Arial, sans-serif" font-size="10">'
+    ]
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    tick = low
+    while tick <= high + 1e-9:
+        ty = y(tick)
+        stroke = "#555" if abs(tick) < 1e-9 else "#ddd"
+        out.append(f'<line x1="{pad_left}" y1="{ty:.1f}" x2="{width - pad_right}" y2="{ty:.1f}" stroke="{stroke}" '
+                   'stroke-width="1"/>')
+        out.append(f'<text x="{pad_left - 4}" y="{ty + 3:.1f}" text-anchor="end" fill="#444">{_label(tick)}</text>')
+        tick += step
+    label_every = max(1, hands // 10)
+    for i in range(0, hands + 1, label_every):
+        out.append(f'<text x="{x(i):.1f}" y="{pad_top + plot_h + 12}" text-anchor="middle" fill="#444">{i}</text>')
+    for seat, name in enumerate(players):
+        points = [(x(0), y(0.0))] + [(x(i + 1), y(float(row[seat]))) for i, row in enumerate(totals)]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        colour = COLOURS[seat % len(COLOURS)]
+        dash = DASHES[seat % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}/>')
+        lx = pad_left + seat * (plot_w / max(1, len(players)))
+        ly = height - 8
+        out.append(f'<line x1="{lx:.1f}" y1="{ly - 3}" x2="{lx + 14:.1f}" y2="{ly - 3}" stroke="{colour}" '
+                   f'stroke-width="2"{dash_attr}/>')
+        out.append(f'<text x="{lx + 18:.1f}" y="{ly}" fill="#222">{escape(_short(name))}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _nice_step(raw: float) -> float:
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if raw <= step:
+            return float(step)
+    return float(10 ** len(str(int(raw))))
+
+
+def _floor(v: float) -> int:
+    return int(v // 1)
+
+
+def _ceil(v: float) -> int:
+    return -int(-v // 1)
+
+
+def _label(v: float) -> str:
+    return str(int(v)) if v == int(v) else f"{v:g}"
+
+
+def _short(name: str, limit: int = 12) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"

@@ -1,0 +1,87 @@
+"""The SQLite adapter: one connection per request, WAL, numbered migrations.
+
+Every write the app makes runs inside ``with db.atomic():`` (sqlite-utils'
+transaction, savepoints when nested); ``with db.conn:`` would not roll back
+sqlite-utils' own writes. A write transaction starts with a write (touching the
+match row), so two requests that read then write queue on SQLite's lock
+instead of failing on a lock upgrade.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import sqlite_utils
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """Open the database durably: WAL, synchronous=FULL, foreign keys, a busy timeout."""
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=30000")
+    return sqlite_utils.Database(conn)
+
+
+def _m001_initial(db: sqlite_utils.Database) -> None:
+    db["matches"].create(
+        {
+            "id": int, "edit_token": str, "view_token": str, "settings": str,
+            "created_at": str, "updated_at": str,
+        },
+        pk="id", not_null={"edit_token", "view_token", "settings", "created_at", "updated_at"},
+    )
+    db["matches"].create_index(["edit_token"], unique=True)
+    db["matches"].create_index(["view_token"], unique=True)
+    db["hands"].create(
+        {
+            "id": int, "match_id": int, "key": str, "position": int, "record": str,
+            "version": int, "deleted_at": str, "created_at": str, "updated_at": str,
+        },
+        pk="id", foreign_keys=[("match_id", "matches", "id")],
+        not_null={"match_id", "key", "position", "record", "version", "created_at", "updated_at"},
+    )
+    db["hands"].create_index(["match_id", "key"], unique=True)
+    db["hands"].create_index(["match_id", "position"])
+    db["revisions"].create(
+        {
+            "id": int, "hand_id": int, "version": int, "action": str, "record": str,
+            "created_at": str,
+        },
+        pk="id", foreign_keys=[("hand_id", "hands", "id")],
+        not_null={"hand_id", "version", "action", "record", "created_at"},
+    )
+    db["revisions"].create_index(["hand_id", "version"], unique=True)
+
+
+MIGRATIONS: list[Migration] = [_m001_initial]
+"""Numbered schema changes, applied in order; never edit one that has shipped, add another."""
+
+
+def migrate(db: sqlite_utils.Database) -> int:
+    """Apply the migrations not yet applied; returns the schema version."""
+    db.execute("CREATE TABLE IF NOT EXISTS _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    done = {row[0] for row in db.execute("SELECT number FROM _migrations").fetchall()}
+    for number, migration in enumerate(MIGRATIONS, start=1):
+        if number in done:
+            continue
+        with db.atomic():
+            migration(db)
+            db.execute(
+                "INSERT INTO _migrations (number, applied_at) VALUES (?, datetime('now'))", [number]
+            )
+    return len(MIGRATIONS)
+
+
+def backup(db: sqlite_utils.Database, target: str | Path) -> None:
+    """Copy the live database with SQLite's online backup (safe while the app runs)."""
+    dest = sqlite3.connect(str(target))
+    try:
+        db.conn.backup(dest)
+    finally:
+        dest.close()

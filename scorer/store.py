@@ -1,0 +1,281 @@
+"""Matches and hands in SQLite: nothing a user entered is ever lost.
+
+Every change to a hand makes a revision (create, edit, delete, undelete,
+restore), and a delete only marks the hand, so it can be undone. Writers say
+which version they saw; a save against a newer version raises :class:`Conflict`
+carrying what was saved, so two phones never overwrite each other.
+
+Hand records are stored in the in-match form of ``scarto-match/1`` and read
+back through the core's parser, so the database can never hold a record the
+file format could not.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlite_utils
+
+from .records import MatchRecord, hand_to_dict, match_to_dict, parse_hand, parse_match
+
+TOKEN_BYTES = 18
+"""144 random bits per token (at least 128 required), URL-safe base64: 24 characters."""
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class NotFound(StoreError):
+    """No such match or hand (or not reachable with this token)."""
+
+
+class Conflict(StoreError):
+    """Somebody else saved first: ``current`` is what is stored now (None if nothing)."""
+
+    def __init__(self, message: str, current: HandRow | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.current = current
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A stored match: its tokens and its settings (the match file without hands)."""
+
+    id: int
+    edit_token: str
+    view_token: str
+    settings: dict[str, Any]
+    created_at: str
+    updated_at: str
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.settings["players"])
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """A stored hand: its in-match record, version and whether it is deleted."""
+
+    id: int
+    key: str
+    position: int
+    record: dict[str, Any]
+    version: int
+    deleted_at: str | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One saved state of a hand, with what made it."""
+
+    version: int
+    action: str
+    record: dict[str, Any]
+    created_at: str
+
+
+def now() -> str:
+    """UTC time as ISO 8601, to the second."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+# --- matches ---------------------------------------------------------------------
+
+
+def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
+    """Store a new match (and any hands it already has) under fresh tokens."""
+    data = match_to_dict(match)
+    hands = data.pop("hands")
+    stamp = now()
+    with db.atomic():
+        match_id = db["matches"].insert({
+            "edit_token": new_token(), "view_token": new_token(),
+            "settings": json.dumps(data, ensure_ascii=False), "created_at": stamp, "updated_at": stamp,
+        }).last_pk
+        for position, hand in enumerate(hands, start=1):
+            _insert_hand(db, int(match_id), position, hand, stamp)
+    return get_match(db, int(match_id))
+
+
+def get_match(db: sqlite_utils.Database, match_id: int) -> MatchRow:
+    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
+    if not rows:
+        raise NotFound("no such match")
+    return _match_row(rows[0])
+
+
+def find_match(db: sqlite_utils.Database, token: str) -> tuple[MatchRow, bool]:
+    """The match a token opens, and whether it is the edit token; NotFound otherwise."""
+    if not token or len(token) > 64:
+        raise NotFound("no such match")
+    rows = list(db.query(
+        "SELECT * FROM matches WHERE edit_token = ? OR view_token = ?", [token, token]))
+    if not rows:
+        raise NotFound("no such match")
+    row = _match_row(rows[0])
+    if hmac.compare_digest(row.edit_token.encode(), token.encode()):
+        return row, True
+    if hmac.compare_digest(row.view_token.encode(), token.encode()):
+        return row, False
+    raise NotFound("no such match")
+
+
+def _match_row(row: dict[str, Any]) -> MatchRow:
+    return MatchRow(row["id"], row["edit_token"], row["view_token"], json.loads(row["settings"]),
+                    row["created_at"], row["updated_at"])
+
+
+def match_record(db: sqlite_utils.Database, match: MatchRow) -> MatchRecord:
+    """The match with its current hands, as the core reads it."""
+    data = dict(match.settings)
+    data["hands"] = [h.record for h in list_hands(db, match.id)]
+    return parse_match(data)
+
+
+def match_data(db: sqlite_utils.Database, match: MatchRow) -> dict[str, Any]:
+    """The match as a ``scarto-match/1`` value (settings and current hands)."""
+    return match_to_dict(match_record(db, match))
+
+
+def hand_record_data(match: MatchRow, record: dict[str, Any]) -> dict[str, Any]:
+    """A stored in-match hand as a stand-alone ``scarto-hand/1`` value."""
+    return {"format": "scarto-hand/1", "ruleset": match.settings.get("ruleset", "classic"),
+            "players": match.players, **record}
+
+
+def canonical_hand(match: MatchRow, data: dict[str, Any]) -> dict[str, Any]:
+    """Parse an in-match hand value against the match and write it canonically (ReadError if bad)."""
+    record = parse_hand(hand_record_data(match, data))
+    return hand_to_dict(record, in_match=True)
+
+
+# --- hands -----------------------------------------------------------------------
+
+
+def list_hands(db: sqlite_utils.Database, match_id: int, *, deleted: bool = False) -> list[HandRow]:
+    """The match's hands in playing order (deleted ones only when asked)."""
+    where = "" if deleted else " AND deleted_at IS NULL"
+    rows = db.query(f"SELECT * FROM hands WHERE match_id = ?{where} ORDER BY position, id", [match_id])
+    return [_hand_row(r) for r in rows]
+
+
+def get_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
+    rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND key = ?", [match_id, key]))
+    if not rows:
+        raise NotFound("no such hand")
+    return _hand_row(rows[0])
+
+
+def _hand_row(row: dict[str, Any]) -> HandRow:
+    return HandRow(row["id"], row["key"], row["position"], json.loads(row["record"]), row["version"],
+                   row["deleted_at"], row["created_at"], row["updated_at"])
+
+
+def _touch(db: sqlite_utils.Database, match_id: int, stamp: str) -> None:
+    """Take the write lock first and mark the match changed."""
+    db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", [stamp, match_id])
+
+
+def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record: dict[str, Any],
+                 stamp: str) -> int:
+    key = secrets.token_hex(6)
+    hand_id = int(db["hands"].insert({
+        "match_id": match_id, "key": key, "position": position,
+        "record": json.dumps(record, ensure_ascii=False), "version": 1, "deleted_at": None,
+        "created_at": stamp, "updated_at": stamp,
+    }).last_pk)
+    _revision(db, hand_id, 1, "create", record, stamp)
+    return hand_id
+
+
+def _revision(db: sqlite_utils.Database, hand_id: int, version: int, action: str, record: dict[str, Any],
+              stamp: str) -> None:
+    db["revisions"].insert({"hand_id": hand_id, "version": version, "action": action,
+                            "record": json.dumps(record, ensure_ascii=False), "created_at": stamp})
+
+
+def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
+             expected_count: int | None = None) -> HandRow:
+    """Append a hand; ``expected_count`` is how many hands the phone saw when it started.
+
+    If somebody saved a hand in between, the hand this phone meant as hand N
+    would silently become hand N+1: Conflict instead, with the hand that was saved.
+    """
+    stamp = now()
+    with db.atomic():
+        _touch(db, match_id, stamp)
+        current = list_hands(db, match_id)
+        if expected_count is not None and len(current) != expected_count:
+            latest = current[-1] if current else None
+            raise Conflict(
+                f"Hand {expected_count + 1} was saved from another phone while you were entering it.",
+                latest,
+            )
+        positions = list(db.query("SELECT MAX(position) AS p FROM hands WHERE match_id = ?", [match_id]))
+        position = (positions[0]["p"] or 0) + 1
+        hand_id = _insert_hand(db, match_id, position, record, stamp)
+    return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))))
+
+
+def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
+            action: str, record: dict[str, Any] | None, deleted: bool | None) -> HandRow:
+    stamp = now()
+    with db.atomic():
+        _touch(db, match_id, stamp)
+        hand = get_hand(db, match_id, key)
+        if expected_version is not None and hand.version != expected_version:
+            raise Conflict("This hand was changed from another phone while you were editing it.", hand)
+        version = hand.version + 1
+        new_record = hand.record if record is None else record
+        changes: dict[str, Any] = {"version": version, "record": json.dumps(new_record, ensure_ascii=False),
+                                   "updated_at": stamp}
+        if deleted is not None:
+            changes["deleted_at"] = stamp if deleted else None
+        db["hands"].update(hand.id, changes)
+        _revision(db, hand.id, version, action, new_record, stamp)
+        return get_hand(db, match_id, key)
+
+
+def update_hand(db: sqlite_utils.Database, match_id: int, key: str, record: dict[str, Any],
+                expected_version: int | None = None) -> HandRow:
+    """Save an edit as a new revision."""
+    return _change(db, match_id, key, expected_version, "edit", record, None)
+
+
+def delete_hand(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None = None) -> HandRow:
+    """Mark a hand deleted (a revision too); :func:`undelete_hand` brings it back."""
+    return _change(db, match_id, key, expected_version, "delete", None, True)
+
+
+def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
+    return _change(db, match_id, key, None, "undelete", None, False)
+
+
+def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
+                     expected_version: int | None = None) -> HandRow:
+    """Make an old revision's record the current one (itself a new revision)."""
+    hand = get_hand(db, match_id, key)
+    old = next((r for r in revisions(db, hand.id) if r.version == version), None)
+    if old is None:
+        raise NotFound("no such revision")
+    return _change(db, match_id, key, expected_version, "restore", old.record, False)
+
+
+def revisions(db: sqlite_utils.Database, hand_id: int) -> list[Revision]:
+    """Every saved state of a hand, oldest first."""
+    rows = db.query("SELECT * FROM revisions WHERE hand_id = ? ORDER BY version", [hand_id])
+    return [Revision(r["version"], r["action"], json.loads(r["record"]), r["created_at"]) for r in rows]

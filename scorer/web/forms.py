@@ -1,0 +1,148 @@
+"""Forms that parse and validate requests; the core then does the work."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms.validators import Length, NumberRange, Optional, ValidationError
+
+from ..records import MATCH_FORMAT
+from ..rulesets import PRESETS, SWITCH_VALUES
+from .labels import PRESET_DESCRIPTIONS, SETTLE_LABELS, SWITCH_LABELS, value_label
+
+AS_PRESET = ""
+MAX_PLAYERS = 4
+
+
+def choices(pairs: Any) -> list[SelectChoice]:
+    """(value, label) pairs as WTForms' choices."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def _switch_choices(name: str) -> list[SelectChoice]:
+    pairs: list[tuple[str, Any]] = [(AS_PRESET, _l("as the preset says"))]
+    for value in SWITCH_VALUES[name]:
+        key = "true" if value is True else "false" if value is False else str(value)
+        pairs.append((key, value_label(name, value)))
+    return choices(pairs)
+
+
+def _switch_value(name: str, key: str) -> Any:
+    for value in SWITCH_VALUES[name]:
+        if key == ("true" if value is True else "false" if value is False else str(value)):
+            return value
+    raise ValueError(key)
+
+
+class MatchForm(FlaskForm):
+    """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
+
+    title = StringField(_l("Title"), validators=[Optional(), Length(max=80)])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
+    preset = RadioField(
+        _l("Rules"),
+        choices=choices((name, name) for name in PRESETS),
+        default="classic",
+    )
+    player_1 = StringField(_l("Player 1"), validators=[Optional(), Length(max=40)])
+    player_2 = StringField(_l("Player 2"), validators=[Optional(), Length(max=40)])
+    player_3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=40)])
+    player_4 = StringField(_l("Player 4 (four-player rules only)"), validators=[Optional(), Length(max=40)])
+    first_dealer = RadioField(
+        _l("First dealer"),
+        choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),
+        default="1",
+    )
+    top_trump = SelectField(SWITCH_LABELS["top_trump"], choices=_switch_choices("top_trump"), default=AS_PRESET)
+    discard = SelectField(SWITCH_LABELS["discard"], choices=_switch_choices("discard"), default=AS_PRESET)
+    fool_discard = SelectField(SWITCH_LABELS["fool_discard"], choices=_switch_choices("fool_discard"),
+                               default=AS_PRESET)
+    first_lead = SelectField(SWITCH_LABELS["first_lead"], choices=_switch_choices("first_lead"), default=AS_PRESET)
+    overtrump = SelectField(SWITCH_LABELS["overtrump"], choices=_switch_choices("overtrump"), default=AS_PRESET)
+    fool_last_trick = SelectField(SWITCH_LABELS["fool_last_trick"], choices=_switch_choices("fool_last_trick"),
+                                  default=AS_PRESET)
+    fool_forfeit = SelectField(SWITCH_LABELS["fool_forfeit"], choices=_switch_choices("fool_forfeit"),
+                               default=AS_PRESET)
+    ultimo = SelectField(SWITCH_LABELS["ultimo"], choices=_switch_choices("ultimo"), default=AS_PRESET)
+    end_kind = RadioField(
+        _l("The match ends"),
+        choices=choices([("hands", _l("after a number of hands")), ("target", _l("when someone reaches a score"))]),
+        default="hands",
+    )
+    end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=500)])
+    end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=10000)],
+                              default=100)
+    settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
+    stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
+    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=8)], default="EUR")
+
+    def player_fields(self) -> list[Any]:
+        return [self.player_1, self.player_2, self.player_3, self.player_4]
+
+    def switch_fields(self) -> list[Any]:
+        return [getattr(self, name) for name in SWITCH_VALUES]
+
+    def validate_stake(self, field: Any) -> None:
+        if not field.data:
+            return
+        try:
+            value = Decimal(field.data.strip().replace(",", "."))
+        except InvalidOperation as exc:
+            raise ValidationError(_l("Write the stake as an amount, e.g. 0.10.")) from exc
+        if not value.is_finite() or value < 0:
+            raise ValidationError(_l("Write the stake as an amount, e.g. 0.10."))
+
+    def validate_player_1(self, field: Any) -> None:
+        ruleset = PRESETS.get(self.preset.data or "classic", PRESETS["classic"])
+        names = [f.data.strip() for f in self.player_fields()[: ruleset.players] if f.data and f.data.strip()]
+        if len(names) != ruleset.players:
+            raise ValidationError(
+                _l("Enter the names of all %(n)s players, in seating order.", n=ruleset.players))
+        if len(set(n.casefold() for n in names)) != len(names):
+            raise ValidationError(_l("Each player needs a different name."))
+
+    def match_data(self, draw: Any) -> dict[str, Any]:
+        """The form as a ``scarto-match/1`` value without hands (the core validates it).
+
+        ``draw`` picks the first dealer when the table asks the app to draw for it.
+        """
+        preset = self.preset.data or "classic"
+        ruleset = PRESETS[preset]
+        players = [f.data.strip() for f in self.player_fields()[: ruleset.players]]
+        switches = {
+            name: _switch_value(name, getattr(self, name).data)
+            for name in SWITCH_VALUES
+            if getattr(self, name).data not in (None, AS_PRESET)
+            and _switch_value(name, getattr(self, name).data) != getattr(ruleset, name)
+        }
+        dealer_choice = self.first_dealer.data or "1"
+        if dealer_choice == "draw" or int(dealer_choice) > len(players):
+            first_dealer = draw(players)
+        else:
+            first_dealer = players[int(dealer_choice) - 1]
+        data: dict[str, Any] = {
+            "format": MATCH_FORMAT,
+            "ruleset": {"preset": preset, **switches} if switches else preset,
+            "players": players,
+            "first_dealer": first_dealer,
+            "settle": self.settle.data or "per_point",
+            "hands": [],
+        }
+        if self.title.data and self.title.data.strip():
+            data["title"] = self.title.data.strip()
+        if self.place.data and self.place.data.strip():
+            data["place"] = self.place.data.strip()
+        if self.end_kind.data == "target":
+            data["end"] = {"target": self.end_target.data or 100}
+        else:
+            data["end"] = {"hands": self.end_hands.data or ruleset.players}
+        if self.stake.data and self.stake.data.strip():
+            data["stake"] = {
+                "per_point": str(Decimal(self.stake.data.strip().replace(",", "."))),
+                "currency": (self.currency.data or "EUR").strip().upper() or "EUR",
+            }
+        return data

@@ -1,0 +1,96 @@
+"""Starting a match, its page, its links and files."""
+
+from __future__ import annotations
+
+import json
+
+from flask.testing import FlaskClient
+
+from scorer import store
+from scorer.records import parse_match
+from tests.webutil import start_match, submit
+
+
+def test_start_page_offers_a_new_match(client: FlaskClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert b"Start a match" in page.data
+
+
+def test_create_match_and_see_who_deals(client: FlaskClient) -> None:
+    token = start_match(client, first_dealer="2", title="Thursday", place="Pinerolo")
+    page = client.get(f"/m/{token}/").get_data(as_text=True)
+    assert "Thursday" in page
+    assert "Hand 1 — Bruno deals" in page
+    assert "No hand recorded yet." in page
+
+
+def test_draw_for_first_dealer_picks_a_player(client: FlaskClient) -> None:
+    token = start_match(client, first_dealer="draw")
+    data = json.loads(client.get(f"/m/{token}/export.json").data)
+    assert data["first_dealer"] in ("Anna", "Bruno", "Carla")
+
+
+def test_switches_and_settlement_are_stored(client: FlaskClient) -> None:
+    token = start_match(client, preset="saari", overtrump="true", ultimo="false", end_kind="target",
+                        end_target="50", settle="loser_pays", stake="0,50", currency="chf")
+    data = json.loads(client.get(f"/m/{token}/export.json").data)
+    assert data["ruleset"] == {"preset": "saari", "overtrump": True}
+    assert data["end"] == {"target": 50}
+    assert data["settle"] == "loser_pays"
+    assert data["stake"] == {"per_point": "0.50", "currency": "CHF"}
+    assert parse_match(data).ruleset.fool_forfeit is True
+
+
+def test_four_players_need_four_names(client: FlaskClient) -> None:
+    response = submit(client, "/new", {"preset": "four", "player_1": "A", "player_2": "B", "player_3": "C",
+                                       "first_dealer": "1", "end_kind": "hands", "settle": "per_point"})
+    assert response.status_code == 400
+    assert "Enter the names of all 4 players" in response.get_data(as_text=True)
+
+
+def test_same_name_twice_is_refused(client: FlaskClient) -> None:
+    response = submit(client, "/new", {"preset": "classic", "player_1": "Anna", "player_2": "anna",
+                                       "player_3": "Carla", "first_dealer": "1", "end_kind": "hands",
+                                       "settle": "per_point"})
+    assert response.status_code == 400
+    assert "Each player needs a different name." in response.get_data(as_text=True)
+
+
+def test_bad_stake_is_refused_with_a_message(client: FlaskClient) -> None:
+    response = submit(client, "/new", {"preset": "classic", "player_1": "A", "player_2": "B", "player_3": "C",
+                                       "first_dealer": "1", "end_kind": "hands", "settle": "per_point",
+                                       "stake": "ten"})
+    assert response.status_code == 400
+    assert "Write the stake as an amount" in response.get_data(as_text=True)
+
+
+def test_unknown_token_is_404(client: FlaskClient) -> None:
+    assert client.get("/m/not-a-token/").status_code == 404
+    assert client.get("/m/not-a-token/export.json").status_code == 404
+
+
+def test_tokens_are_long_and_random(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
+    token = start_match(client)
+    with app.app_context():
+        from scorer.web import get_db
+        row, can_edit = store.find_match(get_db(), token)
+    assert can_edit and len(row.edit_token) >= 22 and len(row.view_token) >= 22
+    assert row.edit_token != row.view_token
+
+
+def test_share_page_has_both_links_and_qr_codes(client: FlaskClient) -> None:
+    token = start_match(client)
+    page = client.get(f"/m/{token}/share").get_data(as_text=True)
+    assert page.count("<svg") == 2
+    assert f"/m/{token}/" in page
+
+
+def test_view_link_shows_only_the_view_link(client: FlaskClient) -> None:
+    token = start_match(client)
+    share = client.get(f"/m/{token}/share").get_data(as_text=True)
+    view_token = [t for t in share.split("/m/")[1:] if not t.startswith(token)][0].split("/")[0]
+    page = client.get(f"/m/{view_token}/share").get_data(as_text=True)
+    assert token not in page and page.count("<svg") == 1
+    match_page = client.get(f"/m/{view_token}/").get_data(as_text=True)
+    assert "view only" in match_page and "record-points" not in match_page
