@@ -8,6 +8,7 @@ naming the file and the reason; the other files are still processed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -114,11 +115,13 @@ def _pdf(args: argparse.Namespace) -> int:
         _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
         return 2
     try:
-        from .pdf import match_sheet_pdf  # WeasyPrint is imported only when a PDF is made
+        # WeasyPrint is imported only when a PDF is made; imported by name so that the
+        # core type-checks without the app's dependencies
+        pdf_module = importlib.import_module(".pdf", __package__)
     except ImportError:
         print("scarto: PDF output needs the app's dependencies (make install)", file=sys.stderr)
         return 2
-    pdf = match_sheet_pdf(match)
+    pdf: bytes = pdf_module.match_sheet_pdf(match)
     try:
         with open(args.output, "wb") as handle:
             handle.write(pdf)

@@ -208,7 +208,7 @@ def _counts(record: HandRecord, piles: list[tuple[int, ...]] | None, sizes: list
     if exchange is not None and not exchange.forfeit:
         shift[players.index(exchange.fool_player)] = -1
         shift[players.index(exchange.winner)] = 1
-    points = [Fraction(3 * (s + d) - 2 * (n + d), 3) for s, n, d in zip(sums, sizes, shift)]
+    points = [Fraction(3 * (s + d) - 2 * (n + d), 3) for s, n, d in zip(sums, sizes, shift, strict=True)]
     return _with_scores(record, points, ultimo, piles, sizes, sums, shift)
 
 

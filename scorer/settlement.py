@@ -37,7 +37,12 @@ class Transfer:
 def money(points: Fraction, stake: Decimal) -> Decimal:
     """Points times the stake, rounded half up to the cent, exactly (no float on the way)."""
     exact = points * Fraction(stake)
-    return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(CENT, rounding=ROUND_HALF_UP)
+    cents = abs(exact * 100)
+    whole, rest = divmod(cents.numerator, cents.denominator)
+    if 2 * rest >= cents.denominator:
+        whole += 1
+    amount = Decimal(whole).scaleb(-2)
+    return -amount if exact < 0 else amount
 
 
 def settle(
@@ -54,21 +59,21 @@ def per_point(totals: Sequence[tuple[str, Fraction]], stake: Decimal | None = No
 
     Each step clears at least one player, so there are at most n - 1 transfers.
     """
-    debts = [[name, -total] for name, total in totals if total < 0]
-    credits = [[name, total] for name, total in totals if total > 0]
+    debts = [(name, -total) for name, total in totals if total < 0]
+    credits = [(name, total) for name, total in totals if total > 0]
     transfers = []
     while debts and credits:
-        debtor = max(debts, key=lambda d: d[1])  # max() keeps the first of equals: seating order
-        creditor = max(credits, key=lambda c: c[1])
-        paid = min(debtor[1], creditor[1])
+        d = max(range(len(debts)), key=lambda i: debts[i][1])  # max() keeps the first of equals
+        c = max(range(len(credits)), key=lambda i: credits[i][1])
+        (debtor, owed), (creditor, due) = debts[d], credits[c]
+        paid = Fraction(min(owed, due))
         transfers.append(Transfer(
-            str(debtor[0]), str(creditor[0]), points=Fraction(paid),
-            amount=None if stake is None else money(Fraction(paid), stake),
+            debtor, creditor, points=paid, amount=None if stake is None else money(paid, stake),
         ))
-        debtor[1] -= paid
-        creditor[1] -= paid
-        debts = [d for d in debts if d[1] > 0]
-        credits = [c for c in credits if c[1] > 0]
+        debts[d] = (debtor, owed - paid)
+        credits[c] = (creditor, due - paid)
+        debts = [x for x in debts if x[1] > 0]
+        credits = [x for x in credits if x[1] > 0]
     return transfers
 
 

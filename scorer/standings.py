@@ -49,7 +49,7 @@ class Standings:
     def leaders(self) -> list[str]:
         """The players with the highest total (several when tied)."""
         best = max(self.totals)
-        return [p for p, t in zip(self.players, self.totals) if t == best]
+        return [p for p, t in zip(self.players, self.totals, strict=True) if t == best]
 
     @property
     def hands_to_play(self) -> int | None:
@@ -61,7 +61,7 @@ class Standings:
         """``scarto-standings/1``, as ``scarto match --json`` prints it."""
         return {
             "format": STANDINGS_FORMAT,
-            "players": [{"name": p, "total": fraction_json(t)} for p, t in zip(self.players, self.totals)],
+            "players": [{"name": p, "total": fraction_json(t)} for p, t in zip(self.players, self.totals, strict=True)],
             "hands": [
                 {
                     "number": line.number,
@@ -117,5 +117,5 @@ def standings(match: MatchRecord, results: list[HandResult] | None = None) -> St
         totals=tuple(totals),
         next_dealer=next_dealer(players, match.first_dealer, last_dealer),
         finished=finished,
-        settlement=tuple(settle(list(zip(players, totals)), match.settle, stake)),
+        settlement=tuple(settle(list(zip(players, totals, strict=True)), match.settle, stake)),
     )

@@ -210,7 +210,7 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool) -> tuple[Replay, 
         best = -1
         winner = leader
         trumped = False
-        for card, seat in zip(cards, seats):
+        for card, seat in zip(cards, seats, strict=True):
             suit = SUIT[card]
             if card == FOOL_INDEX:
                 fool_seat = seat
@@ -247,7 +247,7 @@ def _discard_problems(record: HandRecord, replay: Replay) -> list[Problem]:
     if not replay.discard:
         return []
     dealer = record.players.index(record.dealer)
-    kept = frozenset(c for t in replay.tricks for c, s in zip(t.cards, t.seats) if s == dealer)
+    kept = frozenset(c for t in replay.tricks for c, s in zip(t.cards, t.seats, strict=True) if s == dealer)
     held = kept | frozenset(replay.discard)
     forbidden = record.ruleset.forbidden_discards(held, kept)
     return [
@@ -287,7 +287,7 @@ def _play_problems(record: HandRecord, replay: Replay) -> list[Problem]:
     # remaining[seat][suit]: cards of that suit the player still holds at the current trick
     remaining = [[0] * 6 for _ in range(n)]
     for trick in replay.tricks:
-        for card, seat in zip(trick.cards, trick.seats):
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
             remaining[seat][SUIT[card]] += 1
     strength = rules.strength
     overtrump = rules.overtrump
@@ -295,7 +295,7 @@ def _play_problems(record: HandRecord, replay: Replay) -> list[Problem]:
     for trick in replay.tricks:
         led = None
         top_trump = -1
-        for card, seat in zip(trick.cards, trick.seats):
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
             suit = SUIT[card]
             if card == FOOL_INDEX:
                 continue
@@ -313,14 +313,14 @@ def _play_problems(record: HandRecord, replay: Replay) -> list[Problem]:
                 problems += _overtrump(record, replay, trick, seat, card, top_trump)
             if suit == TRUMP and strength[card] > top_trump:
                 top_trump = strength[card]
-        for card, seat in zip(trick.cards, trick.seats):
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
             remaining[seat][SUIT[card]] -= 1
     return problems
 
 
 def _later_card(replay: Replay, after: int, seat: int, test: Any) -> tuple[int, int] | None:
     for trick in replay.tricks[after:]:
-        for card, s in zip(trick.cards, trick.seats):
+        for card, s in zip(trick.cards, trick.seats, strict=True):
             if s == seat and test(card):
                 return trick.number, card
     return None
@@ -401,7 +401,7 @@ def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> P
         if rest[other] == n - 1:
             alone = sizes[fool_seat] == 1 and fool_seat != dealer
             return PileShape(fool_seat, other, rules.fool_forfeit and alone)
-    shown = ", ".join(f"{p} {s}" for p, s in zip(record.players, sizes))
+    shown = ", ".join(f"{p} {s}" for p, s in zip(record.players, sizes, strict=True))
     return Problem(
         "pile_sizes", ERROR,
         f"No legal hand leaves piles of these sizes ({shown}): apart from the dealer's discards and the "
