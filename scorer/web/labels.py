@@ -90,3 +90,25 @@ def preset_table() -> list[tuple[Any, list[Any]]]:
     for name in SWITCH_VALUES:
         rows.append((SWITCH_LABELS[name], [value_label(name, getattr(r, name)) for r in PRESETS.values()]))
     return rows
+
+
+_SUIT_GLYPHS = {1: "♥", 2: "♦", 3: "♣", 4: "♠"}
+_ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI".split()
+
+
+def card_label(index: int) -> str:
+    """A card as a short label on screen: XXI, K♣, 10♥; the Fool as its name."""
+    from ..cards import FOOL_INDEX, RANK, SUIT
+
+    if index == FOOL_INDEX:
+        return str(_l("Fool"))
+    if index < 21:
+        return _ROMAN[index]
+    return f"{RANK[index]}{_SUIT_GLYPHS[SUIT[index]]}"
+
+
+def card_title(index: int) -> str:
+    """A card's full name, for a tooltip or a screen reader."""
+    from ..cards import card_name
+
+    return card_name(index)

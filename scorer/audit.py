@@ -1,0 +1,106 @@
+"""Auditing a disputed hand: the replay step by step, and "what if" the table rules otherwise.
+
+Pure core: it replays what :mod:`scorer.validation` already judged and lays it
+out the way a table argues about it: what each player still held, who won each
+trick and why, where each problem happened and which later trick proves it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from .cards import FOOL_INDEX, SUIT, TRUMP, card_name
+from .records import HandRecord
+from .rulesets import Ruleset
+from .scoring import HandResult, PlayerCount, count
+from .validation import PlayedTrick, Problem, Replay, Validation
+
+SUIT_ORDER = (TRUMP, 5, 1, 2, 3, 4)
+"""How a hand is laid out: trumps, the Fool, then cups, coins, batons, swords."""
+
+
+@dataclass(frozen=True)
+class AuditStep:
+    """One trick as the audit shows it."""
+
+    trick: PlayedTrick
+    reason: str
+    """Why the winner won, in words."""
+    holding: tuple[tuple[int, ...], ...]
+    """Each seat's cards at the start of this trick (what they play from here on), sorted."""
+    piles: tuple[tuple[int, ...], ...]
+    """Each seat's captured cards after this trick (the dealer's discard included)."""
+    problems: tuple[Problem, ...]
+    """Problems committed in this trick."""
+    proofs: tuple[Problem, ...]
+    """Earlier problems that this trick proves (the player shows the card they held)."""
+
+
+def sort_hand(cards: list[int] | tuple[int, ...], rules: Ruleset) -> tuple[int, ...]:
+    """A hand as a player holds it: by suit (trumps first), highest first."""
+    strength = rules.strength
+    return tuple(sorted(cards, key=lambda c: (SUIT_ORDER.index(SUIT[c]), -strength[c])))
+
+
+def win_reason(trick: PlayedTrick, record: HandRecord) -> str:
+    """Why the trick went where it did, as a player would say it."""
+    winner = record.players[trick.winner]
+    if any(SUIT[c] == TRUMP for c in trick.cards):
+        best = max((c for c in trick.cards if SUIT[c] == TRUMP), key=lambda c: record.ruleset.strength[c])
+        return f"{winner} won with {card_name(best)}, the highest trump."
+    led = trick.led_suit
+    best = max((c for c in trick.cards if SUIT[c] == led), key=lambda c: record.ruleset.strength[c])
+    suit = {1: "Cups", 2: "Coins", 3: "Batons", 4: "Swords"}.get(led or 0, "the led suit")
+    return f"{winner} won with {card_name(best)}, the highest of {suit}, the suit led."
+
+
+def steps(record: HandRecord, replay: Replay, problems: tuple[Problem, ...]) -> list[AuditStep]:
+    """The replay laid out trick by trick."""
+    rules, n = record.ruleset, len(record.players)
+    dealer = record.players.index(record.dealer)
+    still: list[list[int]] = [[] for _ in range(n)]
+    for trick in replay.tricks:
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            still[seat].append(card)
+    piles: list[list[int]] = [[] for _ in range(n)]
+    piles[dealer].extend(replay.discard)
+    out = []
+    for trick in replay.tricks:
+        holding = tuple(sort_hand(cards, rules) for cards in still)
+        for card, seat in zip(trick.cards, trick.seats, strict=True):
+            still[seat].remove(card)
+        keeps_fool = trick.fool_seat is not None and not (
+            trick.number == rules.tricks and rules.fool_last_trick == "captured")
+        for card in trick.cards:
+            owner = trick.fool_seat if (card == FOOL_INDEX and keeps_fool) else trick.winner
+            piles[owner if owner is not None else trick.winner].append(card)
+        out.append(AuditStep(
+            trick=trick,
+            reason=win_reason(trick, record),
+            holding=holding,
+            piles=tuple(tuple(p) for p in piles),
+            problems=tuple(p for p in problems if p.trick == trick.number),
+            proofs=tuple(p for p in problems if p.proof_trick == trick.number),
+        ))
+    return out
+
+
+def what_if(result: HandResult, awards: dict[int, int]) -> tuple[PlayerCount, ...] | None:
+    """The counts if the table awards some tricks to other players (``{trick number: seat}``).
+
+    Play is not replayed: the cards stay as played, only whose pile a trick goes to
+    changes (with the Fool's exchange following the new winner).
+    """
+    if result.replay is None or result.counts is None:
+        return None
+    tricks = tuple(
+        replace(t, winner=awards[t.number]) if t.number in awards else t for t in result.replay.tricks
+    )
+    changed = Replay(tricks, result.replay.discard, result.replay.complete)
+    return count(result.record, Validation(result.problems, changed)).counts
+
+
+def annulled(result: HandResult) -> dict[str, Fraction]:
+    """An annulled hand scores nothing for anyone."""
+    return {p: Fraction(0) for p in result.record.players}

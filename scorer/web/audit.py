@@ -1,0 +1,234 @@
+"""Auditing a disputed hand: replay it trick by trick, see each breach and its proof, ask "what if".
+
+A stored hand is audited at ``<hand url>/audit``. A hand file or a pasted record
+can be audited on its own, without creating a match: the record then travels in
+the URL itself (compressed), so the audit link can be shared and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import zlib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from werkzeug.wrappers import Response
+from wtforms import TextAreaField
+
+from .. import store
+from ..audit import AuditStep, annulled, steps, what_if
+from ..errors import ScartoError
+from ..pdf import html_to_pdf
+from ..records import HandRecord, dumps, hand_to_dict, loads, parse_hand
+from ..scoring import HandResult, PlayerCount, score_hand
+from . import get_db
+from .matches import load_match
+from .sheets import pdf_response, sheet_name
+
+bp = Blueprint("audit", __name__)
+
+MAX_BLOB = 8000
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The table's alternative ruling and the scores it gives, next to the recorded ones."""
+
+    awards: dict[int, int]
+    annul: bool
+    counts: tuple[PlayerCount, ...] | None
+    scores: dict[str, Fraction]
+
+
+class HandFileForm(FlaskForm):
+    """Upload a ``scarto-hand/1`` file or paste a record."""
+
+    file = FileField(_l("Hand file (scarto-hand/1 JSON)"))
+    text = TextAreaField(_l("…or paste the record"))
+
+
+def _result(record: HandRecord) -> HandResult:
+    return score_hand(record)
+
+
+def _awards() -> dict[int, int]:
+    """``?award=4-2``: trick 4 goes to seat 2 (repeatable); malformed values are ignored."""
+    awards: dict[int, int] = {}
+    for value in request.args.getlist("award"):
+        trick, _sep, seat = value.partition("-")
+        if trick.isdigit() and seat.isdigit():
+            awards[int(trick)] = int(seat)
+    return awards
+
+
+def _what_if(result: HandResult) -> WhatIf | None:
+    annul = request.args.get("annul") == "1"
+    awards = {t: s for t, s in _awards().items() if _valid_award(result, t, s)}
+    if not annul and not awards:
+        return None
+    if annul:
+        return WhatIf({}, True, None, annulled(result))
+    counts = what_if(result, awards)
+    if counts is None:
+        return None
+    return WhatIf(awards, False, counts, {c.name: c.score for c in counts})
+
+
+def _valid_award(result: HandResult, trick: int, seat: int) -> bool:
+    replay = result.replay
+    return replay is not None and 1 <= trick <= len(replay.tricks) and 0 <= seat < len(result.record.players)
+
+
+def _step(all_steps: list[AuditStep]) -> tuple[int, AuditStep | None]:
+    """The trick asked for with ``?t=N`` (0: the overview), clamped to the hand."""
+    raw = request.args.get("t", "0")
+    number = int(raw) if raw.isdigit() else 0
+    number = max(0, min(number, len(all_steps)))
+    return number, all_steps[number - 1] if number else None
+
+
+def _render(result: HandResult, *, link: Any, title: str, pdf_url: str | None, back_url: str | None,
+            status: int = 200) -> tuple[str, int]:
+    problems = result.problems
+    all_steps = steps(result.record, result.replay, problems) if result.replay else []
+    number, step = _step(all_steps)
+    return render_template(
+        "audit.html", result=result, record=result.record, steps=all_steps, number=number, step=step,
+        what=_what_if(result), link=link, title=title, pdf_url=pdf_url, back_url=back_url,
+    ), status
+
+
+# --- a stored hand ----------------------------------------------------------------
+
+
+def _stored(token: str, key: str) -> tuple[store.MatchRow, store.HandRow, HandResult, int]:
+    row, _can_edit = load_match(token)
+    db = get_db()
+    try:
+        hand = store.get_hand(db, row.id, key)
+    except store.NotFound:
+        abort(404)
+    record = parse_hand(store.hand_record_data(row, hand.record))
+    live = [h.key for h in store.list_hands(db, row.id)]
+    number = live.index(key) + 1 if key in live else 0
+    return row, hand, _result(record), number
+
+
+@bp.get("/m/<token>/hands/<key>/audit")
+def hand_audit(token: str, key: str) -> Any:
+    """The audit of a recorded hand."""
+    row, hand, result, number = _stored(token, key)
+
+    def link(**params: Any) -> str:
+        return url_for("audit.hand_audit", token=token, key=key, **params)
+
+    title = _("Audit of hand %(n)s", n=number) if number else _("Audit of a deleted hand")
+    return _render(result, link=link, title=title, pdf_url=url_for("audit.hand_audit_pdf", token=token, key=key),
+                   back_url=url_for("matches.match_page", token=token))
+
+
+@bp.get("/m/<token>/hands/<key>/audit.pdf")
+def hand_audit_pdf(token: str, key: str) -> Response:
+    """The audit sheet of one hand: the full trick table and the count."""
+    row, hand, result, number = _stored(token, key)
+    name = sheet_name(row.settings.get("title"), f"hand-{number}-audit", "scarto")
+    return _audit_pdf(result, _("Audit of hand %(n)s", n=number), name)
+
+
+def _audit_pdf(result: HandResult, title: str, name: str) -> Response:
+    all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
+    html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title)
+    return pdf_response(html_to_pdf(html, str(current_app.static_folder) + "/"), name)
+
+
+# --- a hand on its own --------------------------------------------------------------
+
+
+def encode_record(record: HandRecord) -> str:
+    """A record packed into a URL segment (canonical JSON, deflated, base64url)."""
+    text = json.dumps(hand_to_dict(record), separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
+
+
+def decode_record(blob: str) -> HandRecord:
+    """The record of :func:`encode_record`; ScartoError if the link was damaged."""
+    if len(blob) > MAX_BLOB:
+        raise ScartoError("the audit link is too long to be a hand record")
+    try:
+        raw = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(raw, 256 * 1024)
+    except (binascii.Error, ValueError, zlib.error) as exc:
+        raise ScartoError("the audit link is damaged: copy it whole") from exc
+    return parse_hand(loads(text))
+
+
+@bp.route("/audit", methods=["GET", "POST"])
+def audit_upload() -> Any:
+    """Audit a hand file or a pasted record without creating a match."""
+    form = HandFileForm()
+    errors: list[str] = []
+    if form.validate_on_submit():
+        try:
+            record = parse_hand(loads(_uploaded_text(form), "record"))
+        except ScartoError as exc:
+            errors.append(str(exc))
+        else:
+            return redirect(url_for("audit.audit_hand", blob=encode_record(record)))
+    elif request.method == "POST" and not form.errors:
+        errors.append(_("Choose a hand file or paste a record."))
+    status = 400 if request.method == "POST" else 200
+    return render_template("audit_upload.html", form=form, errors=errors), status
+
+
+def _uploaded_text(form: HandFileForm) -> bytes:
+    upload = form.file.data
+    if upload is not None and getattr(upload, "filename", ""):
+        return bytes(upload.read())
+    text = (form.text.data or "").strip()
+    if not text:
+        raise ScartoError(_("Choose a hand file or paste a record."))
+    return text.encode()
+
+
+@bp.get("/audit/<blob>")
+def audit_hand(blob: str) -> Any:
+    """The audit of a hand carried in the link."""
+    try:
+        record = decode_record(blob)
+    except ScartoError as exc:
+        return render_template("audit_upload.html", form=HandFileForm(), errors=[str(exc)]), 400
+
+    def link(**params: Any) -> str:
+        return url_for("audit.audit_hand", blob=blob, **params)
+
+    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
+                   pdf_url=url_for("audit.audit_hand_pdf", blob=blob), back_url=None)
+
+
+@bp.get("/audit/<blob>.pdf")
+def audit_hand_pdf(blob: str) -> Any:
+    """The audit sheet of a hand carried in the link."""
+    try:
+        record = decode_record(blob)
+    except ScartoError as exc:
+        return render_template("audit_upload.html", form=HandFileForm(), errors=[str(exc)]), 400
+    return _audit_pdf(score_hand(record), _("Audit of a hand"), "scarto-hand-audit")
+
+
+@bp.get("/audit/<blob>.json")
+def audit_hand_json(blob: str) -> Any:
+    """The hand of an audit link as a ``scarto-hand/1`` file."""
+    try:
+        record = decode_record(blob)
+    except ScartoError as exc:
+        abort(400, description=str(exc))
+    return Response(dumps(hand_to_dict(record)), mimetype="application/json")

@@ -1,0 +1,93 @@
+"""Printable and downloadable sheets: the match sheet PDF, the audit sheet PDF, standings CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template
+
+from ..cards import CODES
+from ..pdf import Sheet, html_to_pdf, match_sheet_html
+from ..records import fraction_json
+from ..validation import Problem
+from .labels import card_label, card_title, switch_rows
+from .matches import _file_name, match_view
+
+bp = Blueprint("sheets", __name__)
+
+
+@bp.app_template_global()
+def problem_text(problem: Problem) -> str:
+    """A problem's sentence for players (translated once the catalogue has it)."""
+    return problem.message
+
+
+@bp.app_context_processor
+def _globals() -> dict[str, Any]:
+    return {"switch_rows": switch_rows}
+
+
+@bp.app_template_filter("card")
+def _card(index: int) -> str:
+    return card_label(index)
+
+
+@bp.app_template_filter("code_label")
+def _code_label(code: str) -> str:
+    """A card code of a breakdown (or the exchange's "+1") as a screen label."""
+    return card_label(CODES.index(code)) if code in CODES else code
+
+
+@bp.app_template_filter("card_title")
+def _card_title(index: int) -> str:
+    return card_title(index)
+
+
+def pdf_response(pdf: bytes, name: str) -> Response:
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="{name}.pdf"'})
+
+
+def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
+    """A file name people recognise: the match title and date, safe for every system."""
+    return _file_name(" ".join(part for part in (title or fallback, date or "") if part))
+
+
+@bp.get("/m/<token>/sheet.pdf")
+def match_sheet(token: str) -> Response:
+    """The match sheet on A4: every hand, running totals, chart, standings, settlement."""
+    view = match_view(token)
+    sheet = Sheet(view.record, view.results, view.table)
+    html = match_sheet_html(sheet)
+    pdf = html_to_pdf(html, str(current_app.static_folder) + "/")
+    return pdf_response(pdf, sheet_name(view.record.title, view.record.date or view.row.created_at[:10],
+                                        "scarto-match"))
+
+
+@bp.get("/m/<token>/standings.csv")
+def standings_csv(token: str) -> Response:
+    """The hands and running totals as CSV, for a spreadsheet."""
+    view = match_view(token)
+    players = view.record.players
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["hand", "dealer", *[f"{p} points" for p in players], *[f"{p} score" for p in players],
+                     *[f"{p} total" for p in players], "problems"])
+    for line in view.table.lines:
+        counts = line.result.counts
+        points = [fraction_json(c.card_points) for c in counts] if counts else [""] * len(players)
+        scores = [fraction_json(c.score) for c in counts] if counts else [""] * len(players)
+        writer.writerow([
+            line.number, line.dealer, *points, *scores,
+            *[fraction_json(t) for t in line.totals],
+            " ".join(p.code for p in line.result.problems),
+        ])
+    name = sheet_name(view.record.title, None, "scarto-standings")
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+
+
+def audit_pdf_html(**context: Any) -> str:
+    return render_template("pdf_audit.html", **context)
