@@ -65,13 +65,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_remember_language)
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
 
-    from . import api, audit, hands, history, matches, sheets
+    from . import api, audit, hands, history, matches, sheets, transfer
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES

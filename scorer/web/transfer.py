@@ -1,0 +1,113 @@
+"""Import for people: upload or paste a match file, or a hand file into a match.
+
+A file with errors creates nothing: the page lists what is wrong and where.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import TextAreaField
+
+from .. import store
+from ..errors import ScartoError
+from ..records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
+from ..rulesets import ruleset_spec
+from ..scoring import score_hand
+from . import get_db
+from .audit import encode_record
+from .matches import load_match, remember
+
+bp = Blueprint("transfer", __name__)
+
+
+class ImportForm(FlaskForm):
+    """A ``scarto-match/1`` or ``scarto-hand/1`` file, uploaded or pasted."""
+
+    file = FileField(_l("File (JSON)"))
+    text = TextAreaField(_l("…or paste it here"))
+
+
+def _read(form: ImportForm) -> Any:
+    upload = form.file.data
+    if upload is not None and getattr(upload, "filename", ""):
+        return loads(upload.read(), "file")
+    text = (form.text.data or "").strip()
+    if not text:
+        raise ScartoError(_("Choose a file or paste its text."))
+    return loads(text.encode(), "text")
+
+
+def _hand_errors(hands: list[Any]) -> list[str]:
+    """Every error of every hand, numbered, for a file that must be refused."""
+    lines = []
+    for number, hand in enumerate(hands, start=1):
+        for problem in score_hand(hand).problems:
+            if problem.severity == "error":
+                lines.append(_("Hand %(n)s: %(message)s", n=number, message=problem.message))
+    return lines
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_file() -> Any:
+    """Start from a file: a match file becomes a match; a hand file is audited on its own."""
+    form = ImportForm()
+    errors: list[str] = []
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            data = _read(form)
+            kind = data.get("format") if isinstance(data, dict) else None
+            if kind == HAND_FORMAT or (isinstance(data, dict) and "dealer" in data and "hands" not in data):
+                record = parse_hand(data)
+                return redirect(url_for("audit.audit_hand", blob=encode_record(record)))
+            if kind not in (None, MATCH_FORMAT):
+                raise ScartoError(_("%(format)r is not a file this app reads (scarto-match/1 or scarto-hand/1).",
+                                    format=kind))
+            match = parse_match(data)
+        except ScartoError as exc:
+            errors.append(str(exc))
+        else:
+            errors = _hand_errors(list(match.hands))
+            if not errors:
+                row = store.create_match(get_db(), match)
+                return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
+    elif request.method == "POST":
+        errors = [str(e) for field in form.errors.values() for e in field]
+    status = 400 if request.method == "POST" else 200
+    return render_template("import.html", form=form, errors=errors, match=None, token=None), status
+
+
+@bp.route("/m/<token>/import", methods=["GET", "POST"])
+def import_hand(token: str) -> Any:
+    """Add a hand from a ``scarto-hand/1`` file (or pasted record) to this match."""
+    row, _can_edit = load_match(token, edit=True)
+    form = ImportForm()
+    errors: list[str] = []
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            data = _read(form)
+            if not isinstance(data, dict):
+                raise ScartoError(_("A hand record is a JSON object."))
+            data = {"players": row.players, "ruleset": row.settings.get("ruleset", "classic"), **data}
+            record = parse_hand(data)
+            if list(record.players) != row.players:
+                raise ScartoError(_("The file's players (%(file)s) are not this match's (%(match)s), in this order.",
+                                    file=", ".join(record.players), match=", ".join(row.players)))
+            if ruleset_spec(record.ruleset) != row.settings.get("ruleset", "classic"):
+                raise ScartoError(_("The file's rules are not this match's rules."))
+        except ScartoError as exc:
+            errors.append(str(exc))
+        else:
+            errors = [p.message for p in score_hand(record).problems if p.severity == "error"]
+            if not errors:
+                store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True))
+                return redirect(url_for("matches.match_page", token=token))
+    elif request.method == "POST":
+        errors = [str(e) for field in form.errors.values() for e in field]
+    status = 400 if request.method == "POST" else 200
+    return render_template("import.html", form=form, errors=errors, match=row, token=token), status

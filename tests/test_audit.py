@@ -1,0 +1,70 @@
+"""The audit core: the replay laid out, proofs placed, and what-if rulings."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from scorer.audit import annulled, sort_hand, steps, what_if
+from scorer.cards import CODES
+from scorer.records import parse_hand
+from scorer.scoring import score_hand
+
+FIXTURES = Path(__file__).parent / "fixtures" / "hands"
+
+
+def _result(name: str):  # type: ignore[no-untyped-def]
+    return score_hand(parse_hand(json.loads((FIXTURES / f"{name}.json").read_text())))
+
+
+def test_steps_show_the_revoke_and_its_proof() -> None:
+    result = _result("classic-breach")
+    laid_out = steps(result.record, result.replay, result.problems)
+    assert len(laid_out) == 25
+    four, five = laid_out[3], laid_out[4]
+    assert [p.code for p in four.problems] == ["revoke"]
+    assert four.problems[0].player == "Carla" and CODES[four.problems[0].card] == "CB"
+    assert [p.trick for p in five.proofs] == [4]
+    carla = result.record.players.index("Carla")
+    assert CODES.index("T1") in four.holding[carla]  # she still held the Bagatto
+    assert "Anna won with trump XIX, the highest trump." == four.reason
+
+
+def test_holdings_shrink_by_one_card_a_trick_and_piles_grow() -> None:
+    result = _result("classic-valid-1")
+    laid_out = steps(result.record, result.replay, result.problems)
+    for number, step in enumerate(laid_out):
+        assert all(len(hand) == 25 - number for hand in step.holding)
+    assert sum(len(p) for p in laid_out[-1].piles) == 78
+
+
+def test_holding_is_sorted_trumps_first_highest_first() -> None:
+    rules = _result("classic-valid-1").record.ruleset
+    cards = [CODES.index(c) for c in ("1C", "T1", "KC", "T20", "T21", "M", "10B")]
+    assert [CODES[c] for c in sort_hand(cards, rules)] == ["T20", "T21", "T1", "M", "KC", "1C", "10B"]
+
+
+def test_what_if_moves_a_trick_and_keeps_the_total() -> None:
+    result = _result("classic-breach")
+    recorded = {c.name: c.card_points for c in result.counts}
+    changed = what_if(result, {4: result.record.players.index("Carla")})
+    assert changed is not None
+    points = {c.name: c.card_points for c in changed}
+    assert sum(points.values()) == 78
+    assert points != recorded
+    assert points["Carla"] > recorded["Carla"] and points["Anna"] < recorded["Anna"]
+    assert sum(c.score for c in changed) == 0
+
+
+def test_what_if_without_change_is_the_recorded_count() -> None:
+    result = _result("classic-fool-led")
+    assert what_if(result, {}) == result.counts
+
+
+def test_annulled_hand_scores_nothing() -> None:
+    assert set(annulled(_result("classic-breach")).values()) == {Fraction(0)}
+
+
+def test_what_if_needs_a_full_record() -> None:
+    assert what_if(_result("classic-captured"), {1: 0}) is None

@@ -1,0 +1,110 @@
+"""PDF sheets, tested by their properties: media type, header, text read back, page count."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorer.pdf import match_sheet_pdf
+from scorer.records import fraction_text, parse_match
+from scorer.standings import standings
+from tests.matchutil import points_match
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="make test installs poppler-utils")
+
+
+def pdf_text(pdf: bytes) -> str:
+    run = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True)
+    return run.stdout.decode()
+
+
+def page_count(pdf: bytes) -> int:
+    info = subprocess.run(["pdfinfo", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    return int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+
+
+def test_three_hand_sheet_is_one_page_with_everything(tmp_path: Path) -> None:
+    data = points_match(3)
+    pdf = match_sheet_pdf(parse_match(data))
+    assert pdf.startswith(b"%PDF")
+    assert page_count(pdf) == 1
+    text = pdf_text(pdf)
+    for expected in ("Club night", "Circolo Arci, Pinerolo", "2026-11-30", "Anna", "Bruno", "Carla", "classic",
+                     "Who pays whom"):
+        assert expected in text
+    table = standings(parse_match(data))
+    for line in table.lines:
+        for score in line.scores.values():
+            assert fraction_text(score) in text
+    for total in table.totals:
+        assert fraction_text(total) in text
+    for transfer in table.settlement:
+        assert f"{transfer.payer} pays {transfer.payee}" in text
+        assert f"€{transfer.amount}" in text
+
+
+def test_thirty_hand_sheet_still_fits_one_page() -> None:
+    pdf = match_sheet_pdf(parse_match(points_match(30)))
+    assert page_count(pdf) == 1
+    assert "Final standings" in pdf_text(pdf)
+
+
+def test_long_match_runs_over_pages_with_repeated_headers() -> None:
+    pdf = match_sheet_pdf(parse_match(points_match(90)))
+    pages = page_count(pdf)
+    assert pages >= 2
+    numbers_seen = []
+    for page in range(1, pages + 1):
+        text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", "-", "-"], input=pdf,
+                              capture_output=True, check=True).stdout.decode()
+        if page <= 2:
+            assert "Dealer" in text and "pts" in text  # the table header repeats on every page of the table
+        numbers_seen += [int(line.split()[0]) for line in text.splitlines()
+                         if line.split() and line.split()[0].isdigit() and len(line.split()) > 5]
+    assert numbers_seen[:90] == list(range(1, 91))  # every row whole, once, in order
+
+
+def test_command_writes_the_sheet(tmp_path: Path) -> None:
+    source = tmp_path / "match.json"
+    source.write_text(json.dumps(points_match(4)))
+    out = tmp_path / "sheet.pdf"
+    run = subprocess.run([sys.executable, "-m", "scorer", "pdf", str(source), "-o", str(out)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert out.read_bytes().startswith(b"%PDF")
+    assert "Bruno" in pdf_text(out.read_bytes())
+
+
+def test_command_refuses_a_bad_file(tmp_path: Path) -> None:
+    source = tmp_path / "match.json"
+    source.write_text("{not json")
+    run = subprocess.run([sys.executable, "-m", "scorer", "pdf", str(source), "-o", str(tmp_path / "x.pdf")],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 2
+    assert "not JSON" in run.stderr and "Traceback" not in run.stderr
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_sheet_pdf_route(client: FlaskClient) -> None:
+    created = client.post("/api/matches", json=points_match(5, title="Circolo night"))
+    token = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    response = client.get(f"/m/{token}/sheet.pdf")
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+    assert 'filename="circolo-night-2026-11-30.pdf"' in response.headers["Content-Disposition"]
+    text = pdf_text(response.data)
+    assert "Circolo night" in text and "Final standings" in text
+
+
+def test_weasyprint_is_not_imported_by_the_app() -> None:
+    code = ("import sys; from scorer import create_app; "
+            "create_app({'DATABASE': ':memory:', 'SKIP_MIGRATIONS': True, 'SECRET_KEY': 'x'}); "
+            "print('weasyprint' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "False"

@@ -1,0 +1,112 @@
+"""The audit pages: a stored hand and a hand audited on its own."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.webutil import submit
+
+FIXTURES = Path(__file__).parent / "fixtures" / "hands"
+
+
+def _audit_link(client: FlaskClient, name: str) -> str:
+    response = submit(client, "/audit", {"text": (FIXTURES / f"{name}.json").read_text()})
+    assert response.status_code == 302
+    return response.headers["Location"]
+
+
+def test_pasted_hand_is_audited_without_storing_anything(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
+    link = _audit_link(client, "classic-breach")
+    page = client.get(link).get_data(as_text=True)
+    assert "1 problem" in page
+    assert "Carla played the Cavalier of Batons to a trump lead" in page
+    with app.app_context():
+        from scorer.web import get_db
+        assert get_db()["matches"].count == 0
+
+
+def test_stepping_to_the_revoke_shows_it_and_the_proof(client: FlaskClient) -> None:
+    link = _audit_link(client, "classic-breach")
+    four = client.get(link + "?t=4").get_data(as_text=True)
+    assert "Trick 4 of 25" in four
+    assert 'class=" breach"' in four or "breach" in four
+    assert "Anna won with trump XIX, the highest trump." in four
+    five = client.get(link + "?t=5").get_data(as_text=True)
+    assert "This trick proves the breach of trick 4: Carla shows the Bagatto." in five
+    assert f'href="{link}?t=4"'.replace("&", "&amp;") in five  # back to the breach
+
+
+@pytest.mark.parametrize("query", ["?t=0", "?t=99", "?t=x", "?award=x", "?award=30-1", "?award=4-9", "?annul=2"])
+def test_odd_parameters_never_fail(client: FlaskClient, query: str) -> None:
+    link = _audit_link(client, "classic-valid-1")
+    assert client.get(link + query).status_code == 200
+
+
+def test_what_if_shows_both_scores(client: FlaskClient) -> None:
+    link = _audit_link(client, "classic-breach")
+    page = client.get(link + "?award=4-2").get_data(as_text=True)
+    assert "Trick 4 awarded to Carla." in page
+    table = page[page.index('id="what-if-scores"'):]
+    assert "As recorded" in table and "With the change" in table
+    annul = client.get(link + "?annul=1").get_data(as_text=True)
+    assert "Annulled" in annul
+
+
+def test_captured_and_points_hands_get_the_audit_their_detail_allows(client: FlaskClient) -> None:
+    captured = client.get(_audit_link(client, "classic-captured")).get_data(as_text=True)
+    assert "Trick by trick" not in captured and "The count in threes" in captured
+    assert "Anna kept the Fool and owes Carla a 1-point card" in captured
+    points = client.get(_audit_link(client, "classic-points")).get_data(as_text=True)
+    assert "recorded as counted points" in points
+
+
+def test_a_damaged_link_says_so(client: FlaskClient) -> None:
+    response = client.get("/audit/not-a-record")
+    assert response.status_code == 400
+    assert "damaged" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not JSON"),
+    ('{"players": ["A", "B", "C"], "dealer": "A", "points": {"A": 1}}', "every player must be named"),
+    ('{"players": ["A", "B", "C"], "dealer": "A", "tricks": [["KX"]]}', "'KX' is not a card"),
+    ("", "Choose a hand file or paste a record."),
+])
+def test_bad_records_are_refused_with_a_message(client: FlaskClient, text: str, message: str) -> None:
+    response = submit(client, "/audit", {"text": text})
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True).replace("&#39;", "'")
+
+
+def test_audit_pdf_has_the_trick_table_and_count(client: FlaskClient) -> None:
+    import shutil
+    import subprocess
+    if shutil.which("pdftotext") is None:
+        pytest.skip("make test installs poppler-utils")
+    link = _audit_link(client, "classic-breach")
+    response = client.get(link + ".pdf")
+    assert response.mimetype == "application/pdf" and response.data.startswith(b"%PDF")
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=response.data, capture_output=True,
+                          check=True).stdout.decode()
+    assert "The count in threes" in text
+    assert re.search(r"\b25\b", text) and "Carla played the Cavalier of Batons" in text
+
+
+def test_stored_hand_audit(client: FlaskClient) -> None:
+    body = json.loads((FIXTURES / "classic-breach.json").read_text())
+    match = {"format": "scarto-match/1", "players": body["players"], "first_dealer": "Bruno", "ruleset": "classic",
+             "hands": [{k: v for k, v in body.items() if k not in ("format", "players", "ruleset")}]}
+    created = client.post("/api/matches", json=match)
+    assert created.status_code == 201, created.json
+    token = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    page = client.get(f"/m/{token}/").get_data(as_text=True)
+    key = re.search(r"/hands/([0-9a-f]+)/", page).group(1)
+    audit = client.get(f"/m/{token}/hands/{key}/audit?t=4").get_data(as_text=True)
+    assert "Audit of hand 1" in audit and "Trick 4 of 25" in audit
+    assert client.get(f"/m/{token}/hands/nope/audit").status_code == 404
+    assert client.get(f"/m/wrong/hands/{key}/audit").status_code == 404

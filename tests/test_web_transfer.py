@@ -1,0 +1,111 @@
+"""Import and export for people: match files, hand files, pasted records."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.matchutil import points_match
+from tests.webutil import csrf_token, start_match, submit
+
+FIXTURES = Path(__file__).parent / "fixtures" / "hands"
+
+
+def _upload(client: FlaskClient, url: str, content: bytes, name: str = "match.json"):  # type: ignore[no-untyped-def]
+    token = csrf_token(client.get(url).get_data(as_text=True))
+    return client.post(url, data={"csrf_token": token, "file": (io.BytesIO(content), name)},
+                       content_type="multipart/form-data")
+
+
+def test_export_import_export_gives_the_same_file(client: FlaskClient) -> None:
+    created = client.post("/api/matches", json=points_match(4, title="Round trip"))
+    token = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    first = client.get(f"/m/{token}/export.json").data
+    imported = _upload(client, "/import", first)
+    assert imported.status_code == 302
+    new_token = imported.headers["Location"].rstrip("/").split("/m/")[1]
+    assert new_token != token
+    assert client.get(f"/m/{new_token}/export.json").data == first
+
+
+def test_a_hand_file_opens_its_audit(client: FlaskClient) -> None:
+    response = _upload(client, "/import", (FIXTURES / "classic-breach.json").read_bytes())
+    assert response.status_code == 302 and "/audit/" in response.headers["Location"]
+
+
+def test_a_match_with_an_erroneous_hand_is_refused_per_hand(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
+    data = points_match(3)
+    data["hands"][1]["points"]["Anna"] += 1
+    response = _upload(client, "/import", json.dumps(data).encode())
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Nothing was imported" in page and "Hand 2: The counted points add up to 79" in page
+    with app.app_context():
+        from scorer.web import get_db
+        assert get_db()["matches"].count == 0
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff\xfe not utf8", "not UTF-8"),
+    (b"[1, 2]", "must be a JSON object"),
+    (b'{"format": "scarto-match/2"}', "is not a file this app reads"),
+    (b'{"players": ["A", "B", "C"], "first_dealer": "Z", "hands": []}', "'Z' is not one of the players"),
+    (b'{"players": ["A", "B", "C"], "first_dealer": "A", "hands": [{"dealer": "A", "tricks": [["KX"]]}]}',
+     "hands[0].tricks[0][0]: 'KX' is not a card"),
+    (b"[" * 5000, "not JSON"),
+])
+def test_malformed_files_say_what_and_where(client: FlaskClient, content: bytes, message: str) -> None:
+    response = _upload(client, "/import", content)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"')
+
+
+def test_huge_upload_is_refused_politely(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
+    assert app.config["MAX_CONTENT_LENGTH"] == 1024 * 1024
+    app.config["MAX_CONTENT_LENGTH"] = 4000  # the same check, without a spooled temporary file in the test
+    response = _upload(client, "/import", b" " * 8000)
+    assert response.status_code == 413
+    assert "larger than the app accepts" in response.get_data(as_text=True)
+
+
+def test_hand_file_into_a_match(client: FlaskClient) -> None:
+    token = start_match(client, first_dealer="2")
+    response = _upload(client, f"/m/{token}/import", (FIXTURES / "classic-breach.json").read_bytes())
+    assert response.status_code == 302
+    export = json.loads(client.get(f"/m/{token}/export.json").data)
+    assert len(export["hands"]) == 1 and export["hands"][0]["dealer"] == "Bruno"
+
+
+def test_pasted_hand_with_other_players_is_refused(client: FlaskClient) -> None:
+    token = start_match(client, names=("Ada", "Bea", "Cy"))
+    response = submit(client, f"/m/{token}/import", {"text": (FIXTURES / "classic-points.json").read_text()})
+    assert response.status_code == 400
+    assert "are not this match" in response.get_data(as_text=True).replace("&#39;", "'")
+
+
+def test_pasted_hand_without_players_takes_the_match_players(client: FlaskClient) -> None:
+    token = start_match(client)
+    text = json.dumps({"dealer": "Anna", "points": {"Anna": "58/3", "Bruno": "80/3", "Carla": 32}})
+    assert submit(client, f"/m/{token}/import", {"text": text}).status_code == 302
+    standings = json.loads(client.get(f"/m/{token}/standings.json").data)
+    assert standings["players"][0] == {"name": "Anna", "total": "-20/3"}
+
+
+def test_view_token_cannot_import(client: FlaskClient) -> None:
+    created = client.post("/api/matches", json=points_match(1))
+    view = created.json["view_url"].rstrip("/").split("/m/")[1]
+    assert client.get(f"/m/{view}/import").status_code == 403
+
+
+def test_standings_csv(client: FlaskClient) -> None:
+    created = client.post("/api/matches", json=points_match(2))
+    token = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    response = client.get(f"/m/{token}/standings.csv")
+    assert response.mimetype == "text/csv"
+    lines = response.get_data(as_text=True).splitlines()
+    assert lines[0].startswith("hand,dealer,Anna points")
+    assert len(lines) == 3 and lines[1].startswith("1,Anna,")
