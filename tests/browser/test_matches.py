@@ -1,0 +1,55 @@
+"""A player starts a match on a phone and shares it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import Taps, no_overflow
+
+pytestmark = pytest_mark = __import__("pytest").mark.browser
+
+
+def start_match(page: Any, live_server: str, taps: Taps, names: tuple[str, ...] = ("Anna", "Bruno", "Carla"),
+                shot: Any = None) -> str:
+    """Create a match as a player would; returns the match page URL."""
+    page.goto(live_server + "/")
+    taps.tap("text=Start a match")
+    for i, name in enumerate(names, start=1):
+        page.fill(f"#player_{i}", name)
+    if shot:
+        shot("new-match")
+    taps.tap("button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Scarto match")
+    return page.url
+
+
+def test_create_a_match(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    url = start_match(page, live_server, taps, shot=shot)
+    assert re.search(r"/m/[A-Za-z0-9_-]{22,}/$", url)
+    expect(page.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+    assert taps.count <= 3
+    assert no_overflow(page) == []
+    shot("match-empty")
+    page.goto(live_server + "/")
+    expect(page.locator(".matches li")).to_have_count(1)  # the phone remembers the match
+    shot("home")
+
+
+def test_view_only_link_refuses_edits(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    url = start_match(page, live_server, taps)
+    page.goto(url + "share")
+    shot("share")
+    view_url = page.locator("input.link").nth(1).input_value()
+    assert view_url != url
+    page.goto(view_url)
+    expect(page.locator("text=view only").first).to_be_visible()
+    expect(page.locator("#record-points")).to_have_count(0)
+    shot("match-view-only")
+    response = page.goto(view_url + "hands/new/points")
+    assert response is not None and response.status == 403
+    expect(page.locator("main")).to_contain_text("view-only link")
+    response = page.goto(view_url + "import")
+    assert response is not None and response.status == 403
