@@ -9,6 +9,7 @@ not its business: that is :mod:`scorer.validation`'s.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -113,6 +114,8 @@ def loads(text: str | bytes, where: str = "") -> Any:
         raise ReadError(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", where) from exc
     except RecursionError as exc:
         raise ReadError("not JSON (nested too deeply)", where) from exc
+    except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
+        raise ReadError("not usable JSON (a number with too many digits)", where) from exc
 
 
 def parse_hand(data: object) -> HandRecord:
@@ -220,7 +223,9 @@ def _hand_body(
         parts["sizes"] = _sizes(obj.get("sizes"), players, f"{prefix}sizes")
     else:
         parts["points"] = _points(obj["points"], players, f"{prefix}points")
-    ultimo = obj.get("ultimo")
+    # RECORD.md: ``ultimo`` names a player only where the switch is on and the form cannot
+    # show the last trick; elsewhere it is ignored (a full record computes it)
+    ultimo = obj.get("ultimo") if ruleset.ultimo and body != "tricks" else None
     return HandRecord(
         ruleset=ruleset,
         players=players,
@@ -234,17 +239,21 @@ def _hand_body(
     )
 
 
+_CANONICAL: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+"""Canonical codes, the fast path: what the project itself writes."""
+
+
 def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise ReadError(f"must be a list of card codes, not {_kind(value)}", where)
-    cards = []
-    for i, text in enumerate(value):
-        here = f"{where}[{i}]"
-        card = parse_index(text, here)
-        if card not in ruleset.pack:
-            raise ReadError(f"{CODES[card]} is not in the {ruleset.preset} pack", here)
-        cards.append(card)
-    return tuple(cards)
+    try:
+        cards = tuple([_CANONICAL[text] for text in value])
+    except (KeyError, TypeError):  # an alias, or no card at all: the careful path
+        cards = tuple(parse_index(text, f"{where}[{i}]") for i, text in enumerate(value))
+    if not ruleset.pack.issuperset(cards):
+        i, card = next((i, c) for i, c in enumerate(cards) if c not in ruleset.pack)
+        raise ReadError(f"{CODES[card]} is not in the {ruleset.preset} pack", f"{where}[{i}]")
+    return cards
 
 
 def _optional_cards(obj: dict[str, Any], key: str, ruleset: Ruleset, prefix: str) -> tuple[int, ...] | None:
@@ -255,24 +264,41 @@ def _optional_cards(obj: dict[str, Any], key: str, ruleset: Ruleset, prefix: str
 def _tricks(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> tuple[Trick, ...]:
     if not isinstance(value, list):
         raise ReadError(f"must be a list of tricks, not {_kind(value)}", where)
+    canonical, pack = _CANONICAL, ruleset.pack
+    new = object.__new__
     tricks = []
     for i, trick in enumerate(value):
-        here = f"{where}[{i}]"
-        if isinstance(trick, list):  # lenient: a bare list of cards, leader left to the rules
-            tricks.append(Trick(_cards(trick, ruleset, here)))
-            continue
-        if not isinstance(trick, dict):
-            raise ReadError(f"must be an object with cards (and optionally leader), not {_kind(trick)}", here)
-        if "cards" not in trick:
-            raise ReadError("missing cards", here)
-        leader = trick.get("leader")
-        tricks.append(
-            Trick(
-                _cards(trick["cards"], ruleset, f"{here}.cards"),
-                None if leader is None else _player(leader, players, f"{here}.leader"),
-            )
-        )
+        # the fast path, for what the project writes: canonical codes, leaders exactly named
+        if type(trick) is dict:
+            raw, leader = trick.get("cards"), trick.get("leader")
+            if type(raw) is list and (leader is None or leader in players):
+                try:
+                    cards = tuple([canonical[code] for code in raw])
+                except (KeyError, TypeError):
+                    pass
+                else:
+                    if pack.issuperset(cards):
+                        # Trick(cards, leader) without the frozen dataclass's setattr calls
+                        fast = new(Trick)
+                        fast.__dict__.update(cards=cards, leader=leader)
+                        tricks.append(fast)
+                        continue
+        tricks.append(_trick(trick, players, ruleset, f"{where}[{i}]"))
     return tuple(tricks)
+
+
+def _trick(trick: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> Trick:
+    if isinstance(trick, list):  # lenient: a bare list of cards, leader left to the rules
+        return Trick(_cards(trick, ruleset, where))
+    if not isinstance(trick, dict):
+        raise ReadError(f"must be an object with cards (and optionally leader), not {_kind(trick)}", where)
+    if "cards" not in trick:
+        raise ReadError("missing cards", where)
+    leader = trick.get("leader")
+    return Trick(
+        _cards(trick["cards"], ruleset, f"{where}.cards"),
+        None if leader is None else _player(leader, players, f"{where}.leader"),
+    )
 
 
 def _player_map(value: object, players: tuple[str, ...], where: str) -> dict[str, Any]:
@@ -307,12 +333,19 @@ def _sizes(value: object, players: tuple[str, ...], where: str) -> dict[str, int
     return sizes
 
 
+_POINTS_TEXT = re.compile(r"[+-]?[0-9]{1,12}(?:\.[0-9]{1,12})?(?:/[0-9]{1,12})?")
+"""An integer, a fraction or a decimal, as counted at the table; no exponents (1e999999999)."""
+
+
 def parse_points(value: object, where: str) -> Fraction:
     """Counted card points: an integer, or a string holding one or a fraction ("58/3")."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ReadError(f"{json.dumps(value)} is not a number of points (use e.g. 31 or \"58/3\")", where)
+    text = value.replace(" ", "").strip() if isinstance(value, str) else ""
     try:
-        points = Fraction(value.strip().replace(" ", "")) if isinstance(value, str) else Fraction(value)
+        if isinstance(value, str) and not _POINTS_TEXT.fullmatch(text):
+            raise ValueError(value)
+        points = Fraction(text) if isinstance(value, str) else Fraction(value)
     except (ValueError, ZeroDivisionError) as exc:
         raise ReadError(f"{value!r} is not a number of points (use e.g. 31 or \"58/3\")", where) from exc
     if points < 0:
@@ -375,7 +408,7 @@ def _stake(value: object) -> Stake | None:
         decimal = Decimal(str(amount).strip())
     except InvalidOperation as exc:
         raise ReadError(f"{amount!r} is not an amount of money", "stake.per_point") from exc
-    if not decimal.is_finite() or decimal < 0:
+    if not decimal.is_finite() or decimal < 0 or (decimal and not -12 <= decimal.adjusted() <= 12):
         raise ReadError(f"{amount!r} is not an amount of money", "stake.per_point")
     currency = value.get("currency", "EUR")
     if not isinstance(currency, str) or not currency.strip() or len(currency) > 8:

@@ -196,7 +196,8 @@ def _apply_shape(record: HandRecord, shape: PileShape, piles: list[list[int]]) -
 
 def _count_piles(record: HandRecord, piles: list[list[int]], exchange: Exchange | None,
                  ultimo: str | None) -> tuple[PlayerCount, ...]:
-    sums = [sum(VALUE[c] for c in pile) for pile in piles]
+    value = VALUE.__getitem__
+    sums = [sum(map(value, pile)) for pile in piles]
     sizes = [len(pile) for pile in piles]
     return _counts(record, [tuple(p) for p in piles], sizes, sums, exchange, ultimo)
 
@@ -208,17 +209,25 @@ def _counts(record: HandRecord, piles: list[tuple[int, ...]] | None, sizes: list
     if exchange is not None and not exchange.forfeit:
         shift[players.index(exchange.fool_player)] = -1
         shift[players.index(exchange.winner)] = 1
-    points = [Fraction(3 * (s + d) - 2 * (n + d), 3) for s, n, d in zip(sums, sizes, shift, strict=True)]
-    return _with_scores(record, points, ultimo, piles, sizes, sums, shift)
+    # card points in thirds: the values less 2/3 per card, the exchange card moved
+    thirds = [3 * (s + d) - 2 * (n + d) for s, n, d in zip(sums, sizes, shift, strict=True)]
+    return _with_scores(record, [Fraction(t, 3) for t in thirds], ultimo, piles, sizes, sums, shift, thirds)
 
 
 def _with_scores(record: HandRecord, points: list[Fraction], ultimo: str | None,
                  piles: list[tuple[int, ...]] | None = None, sizes: list[int] | None = None,
-                 sums: list[int] | None = None, shift: list[int] | None = None) -> tuple[PlayerCount, ...]:
+                 sums: list[int] | None = None, shift: list[int] | None = None,
+                 thirds: list[int] | None = None) -> tuple[PlayerCount, ...]:
     rules = record.ruleset
     players = record.players
+    n = len(players)
     bonus = ultimo_bonus(players, ultimo if rules.ultimo else None)
-    base = rules.base
+    if thirds is not None:  # one exact division instead of Fraction arithmetic per player
+        deck = rules.deck_total * 3
+        assert deck.denominator == 1
+        scores = [Fraction(t * n - deck.numerator, 3 * n) for t in thirds]
+    else:
+        scores = [p - rules.base for p in points]
     return tuple(
         PlayerCount(
             name=name,
@@ -228,7 +237,7 @@ def _with_scores(record: HandRecord, points: list[Fraction], ultimo: str | None,
             exchange=shift[i] if shift is not None else 0,
             card_points=points[i],
             bonus=bonus[i],
-            score=points[i] - base + bonus[i],
+            score=scores[i] + bonus[i] if bonus[i] else scores[i],
         )
         for i, name in enumerate(players)
     )

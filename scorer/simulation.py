@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import cache, lru_cache
 
 from .cards import BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE
 from .records import HandRecord, Trick
@@ -91,24 +92,35 @@ def choose_discard(ruleset: Ruleset, held: Sequence[int], rng: random.Random) ->
 
 def power(ruleset: Ruleset, card: int) -> int:
     """How strongly a card takes a trick within its suit; trumps above every suit card."""
-    if SUIT[card] == TRUMP:
-        number = card + 1
-        return 300 if number == 20 and ruleset.top_trump == "T20" else 100 + number
-    rank = RANK[card]
+    return _powers(ruleset.top_trump)[card]
+
+
+@cache
+def _powers(top_trump: str) -> tuple[int, ...]:
     courts = {"K": 14, "Q": 13, "C": 12, "J": 11}
-    if rank in courts:
-        return courts[rank]
-    pip = int(rank)
-    return 11 - pip if SUIT[card] in (1, 2) else pip
+    table = []
+    for card in range(78):
+        if SUIT[card] == TRUMP:
+            number = card + 1
+            table.append(300 if number == 20 and top_trump == "T20" else 100 + number)
+        elif RANK[card] in courts:
+            table.append(courts[RANK[card]])
+        elif RANK[card]:
+            pip = int(RANK[card])
+            table.append(11 - pip if SUIT[card] in (1, 2) else pip)
+        else:  # the Fool
+            table.append(0)
+    return tuple(table)
 
 
 def trick_winner(ruleset: Ruleset, cards: Sequence[int], seats: Sequence[int]) -> int:
     """Seat that wins a complete trick: highest trump, else highest card of the led suit."""
+    powers = _powers(ruleset.top_trump)
     led = next(SUIT[c] for c in cards if c != FOOL_INDEX)
-    trumps = [(power(ruleset, c), s) for c, s in zip(cards, seats, strict=True) if SUIT[c] == TRUMP]
+    trumps = [(powers[c], s) for c, s in zip(cards, seats, strict=True) if SUIT[c] == TRUMP]
     if trumps:
         return max(trumps)[1]
-    return max((power(ruleset, c), s) for c, s in zip(cards, seats, strict=True) if SUIT[c] == led)[1]
+    return max((powers[c], s) for c, s in zip(cards, seats, strict=True) if SUIT[c] == led)[1]
 
 
 def legal_cards(ruleset: Ruleset, hand: Sequence[int], trick: Sequence[int]) -> list[int]:
@@ -200,7 +212,8 @@ class _Played:
     winner: int
 
 
-def _replay(record: HandRecord) -> list[_Played]:
+@lru_cache(maxsize=16)  # the derived forms of one record each replay it
+def _replay(record: HandRecord) -> tuple[_Played, ...]:
     rules = record.ruleset
     n = len(record.players)
     dealer = record.dealer_index
@@ -211,7 +224,7 @@ def _replay(record: HandRecord) -> list[_Played]:
         winner = trick_winner(rules, trick.cards, seats)
         out.append(_Played(trick.cards, seats, winner))
         leader = winner
-    return out
+    return tuple(out)
 
 
 def _discard(record: HandRecord) -> tuple[int, ...]:

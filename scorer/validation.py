@@ -67,6 +67,16 @@ class PlayedTrick:
     """Who played the Fool in this trick, if anyone did."""
 
 
+def _played_trick(number: int, leader: int, cards: tuple[int, ...], seats: tuple[int, ...], winner: int,
+                  led_suit: int | None, fool_seat: int | None) -> PlayedTrick:
+    """``PlayedTrick(...)`` without the frozen dataclass's per-field ``object.__setattr__``:
+    the replay makes 25 of these per hand, and this halves its cost."""
+    trick = object.__new__(PlayedTrick)
+    trick.__dict__.update(number=number, leader=leader, cards=cards, seats=seats, winner=winner,
+                          led_suit=led_suit, fool_seat=fool_seat)
+    return trick
+
+
 @dataclass(frozen=True)
 class Replay:
     """The full record replayed: tricks with winners, and the dealer's discard."""
@@ -113,11 +123,25 @@ def _validate_tricks(record: HandRecord, partial: bool) -> Validation:
     errors += _card_accounting(record, tricks, partial)
     if errors:
         return Validation(tuple(errors))
-    replay, wrong_leader = _replay(record, rules, partial)
+    walk = _Walk(len(record.players))
+    replay, wrong_leader = _replay(record, rules, partial, walk)
     if wrong_leader is not None:
         return Validation((wrong_leader,))
-    problems = _discard_problems(record, replay) + _play_problems(record, replay)
+    problems = _discard_problems(record, replay) + _play_problems(record, replay, walk)
     return Validation(tuple(problems), replay)
+
+
+class _Walk:
+    """What the replay notes for the play check, so that it need not walk the tricks again."""
+
+    __slots__ = ("last", "suspects")
+
+    def __init__(self, players: int) -> None:
+        self.last = [[0] * 6 for _ in range(players)]
+        """last[seat][suit]: the last trick in which the player plays a card of that suit."""
+        self.suspects: list[tuple[PlayedTrick, int, int, int]] = []
+        """(trick, seat, card, highest trump strength before it or -1): cards not of the
+        led suit, and under ``overtrump`` trumps played below a higher trump."""
 
 
 def _trick_shape(record: HandRecord, tricks: tuple[Any, ...], partial: bool) -> list[Problem]:
@@ -143,6 +167,17 @@ def _trick_shape(record: HandRecord, tricks: tuple[Any, ...], partial: bool) -> 
 
 def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool) -> list[Problem]:
     rules = record.ruleset
+    every = [c for trick in tricks for c in trick.cards]
+    if record.discard is not None:
+        every += record.discard
+    unique = set(every)
+    if len(unique) == len(every) and rules.pack.issuperset(unique):  # the common case: all is well
+        if partial:
+            return []
+        if record.discard is None and len(rules.pack) - len(unique) == rules.talon:
+            return []
+        if record.discard is not None and len(record.discard) == rules.talon and len(unique) == len(rules.pack):
+            return []
     seen = 0
     twice: list[int] = []
     for trick in tricks:
@@ -186,13 +221,18 @@ def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool)
     return problems
 
 
-def _replay(record: HandRecord, rules: Ruleset, partial: bool) -> tuple[Replay, Problem | None]:
+def _replay(record: HandRecord, rules: Ruleset, partial: bool,
+            walk: _Walk | None = None) -> tuple[Replay, Problem | None]:
     """Winners trick by trick; the first recorded leader who should not have led is an error."""
     players = record.players
     n = len(players)
     dealer = players.index(record.dealer)
     leader = dealer if rules.first_lead == "dealer" else (dealer + 1) % n
     strength = rules.strength
+    overtrump = rules.overtrump
+    seating = [tuple((first + k) % n for k in range(n)) for first in range(n)]
+    last = walk.last if walk is not None else [[0] * 6 for _ in range(n)]
+    suspects: list[tuple[int, int, int, int]] = []
     played: list[PlayedTrick] = []
     for number, trick in enumerate(record.tricks or (), start=1):
         if trick.leader is not None and trick.leader != players[leader]:
@@ -204,27 +244,32 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool) -> tuple[Replay, 
                 trick=number, player=trick.leader,
             )
         cards = trick.cards
-        seats = tuple((leader + k) % n for k in range(len(cards)))
+        seats = seating[leader] if len(cards) == n else seating[leader][:len(cards)]
         led_suit = None
         fool_seat = None
-        best = -1
-        winner = leader
+        best = -2
         trumped = False
+        winner = leader
+        # trumps outrank every suit card in ``strength``, so the winner is the strongest
+        # card of the led suit or trumps; the Fool has a suit of its own and never wins
         for card, seat in zip(cards, seats, strict=True):
             suit = SUIT[card]
+            last[seat][suit] = number
             if card == FOOL_INDEX:
                 fool_seat = seat
                 continue
             if led_suit is None:
                 led_suit = suit
-            if suit == TRUMP:
-                if not trumped or strength[card] > best:
-                    trumped, best, winner = True, strength[card], seat
-            elif suit == led_suit and not trumped and strength[card] > best:
+            elif suit != led_suit or (overtrump and trumped and strength[card] < best):
+                suspects.append((number, seat, card, best if trumped else -1))
+            if (suit == led_suit or suit == TRUMP) and strength[card] > best:
                 best, winner = strength[card], seat
-        played.append(PlayedTrick(number, leader, cards, seats, winner, led_suit, fool_seat))
+                trumped = suit == TRUMP
+        played.append(_played_trick(number, leader, cards, seats, winner, led_suit, fool_seat))
         if len(cards) == n:
             leader = winner
+    if walk is not None:
+        walk.suspects = [(played[number - 1], seat, card, top) for number, seat, card, top in suspects]
     discard = record.discard
     if discard is None:
         used = set().union(*(t.cards for t in played)) if played else set()
@@ -243,8 +288,12 @@ def next_leader(record: HandRecord, replay: Replay) -> int:
     return dealer if record.ruleset.first_lead == "dealer" else (dealer + 1) % n
 
 
+_EVER_FORBIDDEN = frozenset(c for c in range(78) if RANK[c] == "K") | {BAGATTO_INDEX, 19, 20, FOOL_INDEX}
+"""Every card some discard rule may forbid; a discard of none of them is always legal."""
+
+
 def _discard_problems(record: HandRecord, replay: Replay) -> list[Problem]:
-    if not replay.discard:
+    if _EVER_FORBIDDEN.isdisjoint(replay.discard):
         return []
     dealer = record.players.index(record.dealer)
     kept = frozenset(c for t in replay.tricks for c, s in zip(t.cards, t.seats, strict=True) if s == dealer)
@@ -280,41 +329,49 @@ def _discard_reason(card: int, rules: Ruleset) -> str:
     return "this card may not be discarded."
 
 
-def _play_problems(record: HandRecord, replay: Replay) -> list[Problem]:
-    """Revokes and failures to trump or overtrump, proven by what each player showed later."""
+def _play_problems(record: HandRecord, replay: Replay, walk: _Walk | None = None) -> list[Problem]:
+    """Revokes and failures to trump or overtrump, proven by what each player showed later.
+
+    Only the cards the replay found suspect are judged: a card of the led suit breaks no
+    rule unless it is a trump below a higher one under ``overtrump``. A player who plays
+    another suit to trick t holds the led suit at t exactly when they play it later.
+    """
+    if walk is None:
+        walk = _Walk(len(record.players))
+        _replay(record, record.ruleset, False, walk)
     rules = record.ruleset
-    n = len(record.players)
-    # remaining[seat][suit]: cards of that suit the player still holds at the current trick
-    remaining = [[0] * 6 for _ in range(n)]
-    for trick in replay.tricks:
-        for card, seat in zip(trick.cards, trick.seats, strict=True):
-            remaining[seat][SUIT[card]] += 1
     strength = rules.strength
     overtrump = rules.overtrump
+    last = walk.last
+    trumps: list[list[tuple[int, int]]] = []
+    # per seat, (trick, strength) of each trump played, gathered only if an undertrump needs it
+
+    def held_higher(seat: int, number: int, top: int) -> bool:
+        if not trumps:
+            trumps.extend([] for _ in record.players)
+            for trick in replay.tricks:
+                for card, who in zip(trick.cards, trick.seats, strict=True):
+                    if SUIT[card] == TRUMP:
+                        trumps[who].append((trick.number, strength[card]))
+        return any(later > number and power > top for later, power in trumps[seat])
+
     problems: list[Problem] = []
-    for trick in replay.tricks:
-        led = None
-        top_trump = -1
-        for card, seat in zip(trick.cards, trick.seats, strict=True):
-            suit = SUIT[card]
-            if card == FOOL_INDEX:
+    for trick, seat, card, top_trump in walk.suspects:
+        suit = SUIT[card]
+        led = trick.led_suit
+        assert led is not None
+        number = trick.number
+        if suit != led:
+            held = last[seat]
+            if held[led] > number:
+                problems.append(_breach(record, replay, trick, seat, card, "revoke", led))
                 continue
-            if led is None:
-                led = suit
-            elif suit != led:
-                hand = remaining[seat]
-                if hand[led]:
-                    problems.append(_breach(record, replay, trick, seat, card, "revoke", led))
-                elif led != TRUMP and hand[TRUMP] and suit != TRUMP:
-                    problems.append(_breach(record, replay, trick, seat, card, "failed_to_trump", TRUMP))
-                elif overtrump and suit == TRUMP and top_trump >= 0 and strength[card] < top_trump:
-                    problems += _overtrump(record, replay, trick, seat, card, top_trump)
-            elif overtrump and suit == TRUMP and strength[card] < top_trump:
-                problems += _overtrump(record, replay, trick, seat, card, top_trump)
-            if suit == TRUMP and strength[card] > top_trump:
-                top_trump = strength[card]
-        for card, seat in zip(trick.cards, trick.seats, strict=True):
-            remaining[seat][SUIT[card]] -= 1
+            if led != TRUMP and suit != TRUMP and held[TRUMP] > number:
+                problems.append(_breach(record, replay, trick, seat, card, "failed_to_trump", TRUMP))
+                continue
+        if (overtrump and suit == TRUMP and 0 <= top_trump and strength[card] < top_trump
+                and held_higher(seat, number, top_trump)):
+            problems += _overtrump(record, replay, trick, seat, card, top_trump)
     return problems
 
 
