@@ -57,6 +57,7 @@ class MatchRow:
 
     @property
     def players(self) -> list[str]:
+        """The names in seating order."""
         return list(self.settings["players"])
 
 
@@ -90,6 +91,7 @@ def now() -> str:
 
 
 def new_token() -> str:
+    """A fresh random token for a match link."""
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
@@ -112,6 +114,7 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
 
 
 def get_match(db: sqlite_utils.Database, match_id: int) -> MatchRow:
+    """A match by its id; NotFound otherwise."""
     rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
     if not rows:
         raise NotFound("no such match")
@@ -173,7 +176,15 @@ def list_hands(db: sqlite_utils.Database, match_id: int, *, deleted: bool = Fals
     return [_hand_row(r) for r in rows]
 
 
+def deleted_hands(db: sqlite_utils.Database, match_id: int) -> list[HandRow]:
+    """The match's deleted hands, most recently deleted first (each can be brought back)."""
+    rows = db.query("SELECT * FROM hands WHERE match_id = ? AND deleted_at IS NOT NULL "
+                    "ORDER BY deleted_at DESC, id DESC", [match_id])
+    return [_hand_row(r) for r in rows]
+
+
 def get_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
+    """One hand of the match by its key, deleted or not; NotFound otherwise."""
     rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND key = ?", [match_id, key]))
     if not rows:
         raise NotFound("no such hand")
@@ -261,21 +272,36 @@ def delete_hand(db: sqlite_utils.Database, match_id: int, key: str, expected_ver
     return _change(db, match_id, key, expected_version, "delete", None, True)
 
 
-def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
-    return _change(db, match_id, key, None, "undelete", None, False)
+def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str,
+                  expected_version: int | None = None) -> HandRow:
+    """Bring a deleted hand back to its place in the match (a revision too)."""
+    return _change(db, match_id, key, expected_version, "undelete", None, False)
 
 
 def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
                      expected_version: int | None = None) -> HandRow:
-    """Make an old revision's record the current one (itself a new revision)."""
-    hand = get_hand(db, match_id, key)
-    old = next((r for r in revisions(db, hand.id) if r.version == version), None)
-    if old is None:
+    """Make an old revision's record the current one (itself a new revision, undeleting the hand)."""
+    with db.atomic():
+        # one transaction, so the revision read is the one restored even if a save lands in between
+        _touch(db, match_id, now())
+        hand = get_hand(db, match_id, key)
+        old = get_revision(db, hand.id, version)
+        return _change(db, match_id, key, expected_version, "restore", old.record, False)
+
+
+def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revision:
+    """One saved state of a hand; NotFound if the hand never had that version."""
+    rows = list(db.query("SELECT * FROM revisions WHERE hand_id = ? AND version = ?", [hand_id, version]))
+    if not rows:
         raise NotFound("no such revision")
-    return _change(db, match_id, key, expected_version, "restore", old.record, False)
+    return _revision_row(rows[0])
 
 
 def revisions(db: sqlite_utils.Database, hand_id: int) -> list[Revision]:
     """Every saved state of a hand, oldest first."""
     rows = db.query("SELECT * FROM revisions WHERE hand_id = ? ORDER BY version", [hand_id])
-    return [Revision(r["version"], r["action"], json.loads(r["record"]), r["created_at"]) for r in rows]
+    return [_revision_row(r) for r in rows]
+
+
+def _revision_row(row: dict[str, Any]) -> Revision:
+    return Revision(row["version"], row["action"], json.loads(row["record"]), row["created_at"])

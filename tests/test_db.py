@@ -1,0 +1,159 @@
+"""The SQLite adapter: durable settings, numbered idempotent migrations, backups, the CLI."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from scorer import create_app, store
+from scorer import db as database
+from scorer.records import dumps, parse_match
+from scorer.web import get_db
+from tests.seed import match_file, seed_match
+
+
+def schema(db: sqlite_utils.Database) -> list[tuple[str, str]]:
+    return [(r[0], r[1]) for r in db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").fetchall()]
+
+
+def applied(db: sqlite_utils.Database) -> list[int]:
+    return [r[0] for r in db.execute("SELECT number FROM _migrations ORDER BY number").fetchall()]
+
+
+@pytest.fixture()
+def fresh(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    db = database.connect(tmp_path / "fresh.sqlite")
+    yield db
+    db.conn.close()
+
+
+def test_connection_is_durable(fresh: sqlite_utils.Database) -> None:
+    assert fresh.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert fresh.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert fresh.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert fresh.execute("PRAGMA busy_timeout").fetchone()[0] == 30000
+
+
+def test_the_apps_request_connection_is_durable(app: Flask) -> None:
+    with app.app_context():
+        db = get_db()
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2
+
+
+def test_migrations_are_numbered_in_order() -> None:
+    numbers = [int(re.fullmatch(r"_m(\d{3})_\w+", m.__name__).group(1)) for m in database.MIGRATIONS]  # type: ignore[union-attr]
+    assert numbers == list(range(1, len(database.MIGRATIONS) + 1))
+
+
+def test_migrate_records_each_number_once(fresh: sqlite_utils.Database) -> None:
+    assert database.migrate(fresh) == len(database.MIGRATIONS)
+    assert applied(fresh) == list(range(1, len(database.MIGRATIONS) + 1))
+    assert {"matches", "hands", "revisions"} <= set(fresh.table_names())
+
+
+def test_migrate_is_idempotent(fresh: sqlite_utils.Database) -> None:
+    database.migrate(fresh)
+    before = schema(fresh)
+    stamps = fresh.execute("SELECT number, applied_at FROM _migrations").fetchall()
+    assert database.migrate(fresh) == len(database.MIGRATIONS)
+    assert database.migrate(fresh) == len(database.MIGRATIONS)
+    assert schema(fresh) == before
+    assert fresh.execute("SELECT number, applied_at FROM _migrations").fetchall() == stamps
+
+
+def test_a_new_migration_is_applied_once_to_an_existing_database(
+        fresh: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    database.migrate(fresh)
+    calls = []
+
+    def _m999_notes(db: sqlite_utils.Database) -> None:
+        calls.append(1)
+        db["matches"].add_column("notes", str)
+
+    monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _m999_notes])
+    assert database.migrate(fresh) == len(database.MIGRATIONS)
+    database.migrate(fresh)
+    assert calls == [1]
+    assert "notes" in fresh["matches"].columns_dict
+    assert applied(fresh)[-1] == len(database.MIGRATIONS)
+
+
+def test_a_failing_migration_leaves_nothing_behind(
+        fresh: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    database.migrate(fresh)
+    before = schema(fresh)
+
+    def _m999_broken(db: sqlite_utils.Database) -> None:
+        db["scratch"].create({"id": int}, pk="id")
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _m999_broken])
+    with pytest.raises(RuntimeError):
+        database.migrate(fresh)
+    assert "scratch" not in fresh.table_names()
+    assert schema(fresh) == before
+    assert len(applied(fresh)) == len(database.MIGRATIONS) - 1
+
+
+def test_foreign_keys_are_enforced(fresh: sqlite_utils.Database) -> None:
+    database.migrate(fresh)
+    with pytest.raises(sqlite3.IntegrityError):
+        fresh["hands"].insert({"match_id": 999, "key": "k", "position": 1, "record": "{}", "version": 1,
+                               "created_at": "x", "updated_at": "x"})
+
+
+def test_backup_copies_the_live_database(fresh: sqlite_utils.Database, tmp_path: Path) -> None:
+    database.migrate(fresh)
+    row = store.create_match(fresh, parse_match(match_file(4)))
+    target = tmp_path / "copy.sqlite"
+    database.backup(fresh, target)
+    copy = sqlite_utils.Database(target)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert store.match_data(copy, store.get_match(copy, row.id)) == store.match_data(fresh, row)
+    copy.conn.close()
+
+
+def test_init_db_command(runner: FlaskCliRunner, app: Flask) -> None:
+    result = runner.invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    assert f"Database ready at {app.config['DATABASE']} (schema {len(database.MIGRATIONS)})." in result.output
+    again = runner.invoke(args=["init-db"])
+    assert again.exit_code == 0
+    db = sqlite_utils.Database(app.config["DATABASE"])
+    assert applied(db) == list(range(1, len(database.MIGRATIONS) + 1))
+    db.conn.close()
+
+
+def test_init_db_creates_a_missing_database(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "scarto.sqlite"
+    path.parent.mkdir()
+    app = create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "x", "SKIP_MIGRATIONS": True})
+    assert not path.exists()
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    assert {"matches", "hands", "revisions"} <= set(sqlite_utils.Database(path).table_names())
+
+
+def test_backup_command(runner: FlaskCliRunner, app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    edit, _view = seed_match(app, 5)
+    exported = client.get(f"/m/{edit}/export.json").data
+    target = tmp_path / "backup.sqlite"
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    assert f"Backed up to {target}." in result.output
+    copy = sqlite_utils.Database(target)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    row, can_edit = store.find_match(copy, edit)
+    assert can_edit
+    assert dumps(store.match_data(copy, row)).encode() == exported
+    assert copy.execute("SELECT COUNT(*) FROM revisions").fetchone()[0] == 5
+    copy.conn.close()
