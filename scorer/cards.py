@@ -209,7 +209,8 @@ def register_aliases(aliases: dict[str, int]) -> None:
 
 
 def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.upper())
+    """Upper case, accents, apostrophes and hyphens dropped: "l'Angelo" reads as "L ANGELO"."""
+    decomposed = unicodedata.normalize("NFKD", text.upper().replace("'", " ").replace("-", " "))
     return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
 
 
