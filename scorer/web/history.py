@@ -1,21 +1,297 @@
-"""A hand's history: every revision, restore one, delete and undo a delete."""
+"""A hand's history: every revision, restore one, delete a hand and undo it.
+
+Nothing is ever lost. Each change makes a new revision (the store keeps them
+all), a delete only marks the hand, and deleted hands stay listed where each can
+be brought back. Every changing form carries the version of the hand the page
+showed: if another phone changed the hand meanwhile, the answer is 409 with what
+is saved now, and nothing is overwritten.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, abort
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import format_datetime, get_timezone
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from markupsafe import Markup
+from wtforms import IntegerField
+from wtforms.validators import InputRequired, NumberRange
+
+from .. import store
+from ..errors import ScartoError
+from ..records import parse_hand
+from ..scoring import HandResult, score_hand
+from . import get_db
+from .labels import PROBLEM_LABELS
+from .matches import load_match
 
 bp = Blueprint("history", __name__)
+
+ACTION_LABELS = {
+    "create": _l("created"),
+    "edit": _l("edited"),
+    "delete": _l("deleted"),
+    "restore": _l("restored"),
+    "undelete": _l("undeleted"),
+}
+
+FORM_LABELS = {
+    "tricks": _l("full record, trick by trick"),
+    "captured": _l("captured cards"),
+    "honours": _l("counting cards and pile sizes"),
+    "points": _l("counted points"),
+}
+
+_RELOAD = _l("The page did not say which version of the hand it showed. Reload it and try again.")
+
+
+class VersionForm(FlaskForm):
+    """The version of the hand the page showed, so that a change made meanwhile is not overwritten."""
+
+    version = IntegerField(validators=[InputRequired(message=_RELOAD), NumberRange(min=1, message=_RELOAD)])
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A stored record read back and scored by the core (or the reason it could not be)."""
+
+    result: HandResult | None
+    error: str | None
+
+    @property
+    def dealer(self) -> str | None:
+        return self.result.record.dealer if self.result else None
+
+    @property
+    def form_label(self) -> Any:
+        return FORM_LABELS[self.result.record.form] if self.result else ""
+
+    def points(self) -> dict[str, Any]:
+        """Card points per player, for spotting what a revision changed."""
+        return {c.name: c.card_points for c in (self.result.counts or ())} if self.result else {}
+
+
+@dataclass(frozen=True)
+class RevisionView:
+    """One line of the history: the revision, its record judged, and what it changed."""
+
+    revision: store.Revision
+    judged: Judged
+    current: bool
+    same_as_current: bool
+    changed: frozenset[str]
+    """Players whose card points differ from the revision before."""
+    dealer_changed: bool
+
+    @property
+    def action(self) -> Any:
+        return ACTION_LABELS.get(self.revision.action, self.revision.action)
+
+
+@dataclass(frozen=True)
+class HandState:
+    """A stored hand on a page: its place in the match and its current record judged."""
+
+    hand: store.HandRow
+    number: int
+    """Its number in the match; for a deleted hand, the number it would have if brought back."""
+    judged: Judged
+
+    @property
+    def deleted(self) -> bool:
+        return self.hand.deleted_at is not None
+
+
+# --- reading ----------------------------------------------------------------------
+
+
+def _judge(row: store.MatchRow, record: dict[str, Any], memo: dict[str, Judged]) -> Judged:
+    """Read a stored in-match record with the core and score it; identical records once."""
+    key = json.dumps(record, sort_keys=True)
+    if key not in memo:
+        try:
+            memo[key] = Judged(score_hand(parse_hand(store.hand_record_data(row, record))), None)
+        except ScartoError as exc:  # stored under an older core: show why instead of failing
+            memo[key] = Judged(None, str(exc))
+    return memo[key]
+
+
+def _number(live: list[store.HandRow], hand: store.HandRow) -> int:
+    if hand.deleted_at is None:
+        return next(i for i, h in enumerate(live, start=1) if h.id == hand.id)
+    return 1 + sum(1 for h in live if (h.position, h.id) < (hand.position, hand.id))
+
+
+def _load(token: str, key: str, *, edit: bool = False) -> tuple[store.MatchRow, bool, store.HandRow]:
+    """The match and the hand: 404 for an unknown token or hand, 403 for a view token on a change."""
+    row, can_edit = load_match(token, edit=edit)
+    try:
+        hand = store.get_hand(get_db(), row.id, key)
+    except store.NotFound:
+        abort(404)
+    return row, can_edit, hand
+
+
+def _state(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) -> HandState:
+    live = store.list_hands(get_db(), row.id)
+    return HandState(hand, _number(live, hand), _judge(row, hand.record, memo))
+
+
+def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) -> list[RevisionView]:
+    """Every revision, newest first, each with what it changed against the one before."""
+    views = []
+    previous: Judged | None = None
+    for revision in store.revisions(get_db(), hand.id):
+        judged = _judge(row, revision.record, memo)
+        changed: frozenset[str] = frozenset()
+        if previous is not None:
+            before, after = previous.points(), judged.points()
+            changed = frozenset(p for p in row.players if before.get(p) != after.get(p))
+        views.append(RevisionView(revision, judged, revision.version == hand.version,
+                                  revision.record == hand.record, changed,
+                                  previous is not None and previous.dealer != judged.dealer))
+        previous = judged
+    return views[::-1]
+
+
+def when(stamp: str) -> str:
+    """A stored UTC time in the page's language and the app's time zone."""
+    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return _("%(time)s (%(zone)s)", time=format_datetime(moment, "short"), zone=str(get_timezone()))
+
+
+@bp.app_template_filter("local_time")
+def _local_time(stamp: str) -> str:
+    return when(stamp)
+
+
+def _title(state: HandState) -> str:
+    if state.deleted:
+        return _("History of a deleted hand (would be hand %(n)s)", n=state.number)
+    return _("History of hand %(n)s", n=state.number)
+
+
+def _history_page(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow, *,
+                  conflict: str | None = None, problem: str | None = None, status: int = 200) -> Any:
+    memo: dict[str, Judged] = {}
+    state = _state(row, hand, memo)
+    return render_template(
+        "history.html", token=token, row=row, can_edit=can_edit, state=state,
+        revisions=_revision_views(row, hand, memo), title=_title(state),
+        conflict=conflict, problem=problem, problem_labels=PROBLEM_LABELS,
+    ), status
+
+
+def _version(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow) -> int | Any:
+    """The version the page showed, or a 400 page that says what is wrong with the form."""
+    form = VersionForm()
+    if form.validate():
+        return int(form.version.data)
+    message = next(iter(form.version.errors), None) or _RELOAD
+    return _history_page(token, row, can_edit, hand, problem=str(message), status=400)
+
+
+def _conflict(token: str, row: store.MatchRow, can_edit: bool, key: str, message: str) -> Any:
+    """409: the page shows what is saved now; nothing was changed."""
+    hand = store.get_hand(get_db(), row.id, key)
+    return _history_page(token, row, can_edit, hand, conflict=message, status=409)
+
+
+# --- pages ------------------------------------------------------------------------
 
 
 @bp.get("/m/<token>/hands/<key>/history")
 def hand_history(token: str, key: str) -> Any:
-    """Placeholder until the history pages land."""
-    abort(501)
+    """Every revision of a hand with its time, what made it and its scores; the current one marked."""
+    row, can_edit, hand = _load(token, key)
+    return _history_page(token, row, can_edit, hand)
+
+
+@bp.get("/m/<token>/deleted")
+def deleted_hands(token: str) -> Any:
+    """The match's deleted hands, each with its scores and a button to bring it back."""
+    row, can_edit = load_match(token)
+    memo: dict[str, Judged] = {}
+    db = get_db()
+    live = store.list_hands(db, row.id)
+    states = [HandState(h, _number(live, h), _judge(row, h.record, memo)) for h in store.deleted_hands(db, row.id)]
+    return render_template("history_deleted.html", token=token, row=row, can_edit=can_edit, states=states,
+                           problem_labels=PROBLEM_LABELS)
+
+
+# --- changes (edit token only) ----------------------------------------------------
+
+
+@bp.post("/m/<token>/hands/<key>/restore/<int:version>")
+def restore(token: str, key: str, version: int) -> Any:
+    """Make an old revision the current record (a new revision; undeletes a deleted hand)."""
+    row, can_edit, hand = _load(token, key, edit=True)
+    seen = _version(token, row, can_edit, hand)
+    if not isinstance(seen, int):
+        return seen
+    db = get_db()
+    try:
+        old = store.get_revision(db, hand.id, version)
+    except store.NotFound:
+        abort(404)
+    if old.record == hand.record and hand.deleted_at is None and seen == hand.version:
+        flash(_("Version %(v)s is already the current one: nothing changed.", v=version))
+        return redirect(url_for("history.hand_history", token=token, key=key), 303)
+    judged = _judge(row, old.record, {})
+    if judged.result is None or not judged.result.scored:
+        return _history_page(token, row, can_edit, hand, status=400, problem=_(
+            "Version %(v)s cannot be restored: the rules no longer accept it as a hand that can be scored.",
+            v=version))
+    try:
+        store.restore_revision(db, row.id, key, version, expected_version=seen)
+    except store.Conflict as exc:
+        return _conflict(token, row, can_edit, key, exc.message)
+    flash(_("Version %(v)s restored: the hand counts it now.", v=version))
+    return redirect(url_for("history.hand_history", token=token, key=key), 303)
 
 
 @bp.post("/m/<token>/hands/<key>/delete")
 def delete_hand(token: str, key: str) -> Any:
-    """Placeholder until the history pages land."""
-    abort(501)
+    """Delete a hand (it stays stored and listed) and offer to undo it on the match page."""
+    row, can_edit, hand = _load(token, key, edit=True)
+    seen = _version(token, row, can_edit, hand)
+    if not isinstance(seen, int):
+        return seen
+    if hand.deleted_at is not None:
+        return _conflict(token, row, can_edit, key, _("This hand was already deleted."))
+    db = get_db()
+    number = _number(store.list_hands(db, row.id), hand)
+    try:
+        deleted = store.delete_hand(db, row.id, key, expected_version=seen)
+    except store.Conflict as exc:
+        return _conflict(token, row, can_edit, key, exc.message)
+    # the message holds the Undo form; it is our own template's output, so it is safe markup
+    undo = render_template("history_undo.html", token=token, key=key, number=number, version=deleted.version)
+    flash(Markup(undo), "undo")
+    return redirect(url_for("matches.match_page", token=token), 303)
+
+
+@bp.post("/m/<token>/hands/<key>/undelete")
+def undelete(token: str, key: str) -> Any:
+    """Bring a deleted hand back to its place in the match (the Undo of a delete)."""
+    row, can_edit, hand = _load(token, key, edit=True)
+    seen = _version(token, row, can_edit, hand)
+    if not isinstance(seen, int):
+        return seen
+    db = get_db()
+    if hand.deleted_at is None:
+        number = _number(store.list_hands(db, row.id), hand)
+        flash(_("Hand %(n)s is not deleted: nothing to undo.", n=number))
+        return redirect(url_for("matches.match_page", token=token), 303)
+    try:
+        back = store.undelete_hand(db, row.id, key, expected_version=seen)
+    except store.Conflict as exc:
+        return _conflict(token, row, can_edit, key, exc.message)
+    flash(_("Hand %(n)s is back in the match.", n=_number(store.list_hands(db, row.id), back)))
+    return redirect(url_for("matches.match_page", token=token), 303)
