@@ -7,6 +7,7 @@ switches) into one, raising :class:`UnknownRuleset` for anything RULES.md lacks.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import cached_property
@@ -198,10 +199,8 @@ def _preset(name: object, where: str) -> Ruleset:
 
 
 def _json(value: object) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
+    """A value as JSON writes it, for messages (``true``, ``"T21"``, ``null``)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)

@@ -16,7 +16,7 @@ whose problem is known in advance. The replay here is written independently of
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -57,13 +57,30 @@ class Injected:
 # --- dealing and playing ---------------------------------------------------------
 
 
-def deal(ruleset: Ruleset, rng: random.Random) -> Deal:
-    """Shuffle the ruleset's pack and deal it: cards_each to every seat, the rest to the talon."""
-    pack = list(ruleset.pack_order)
-    rng.shuffle(pack)
+def deal(ruleset: Ruleset, rng: random.Random, hands: Mapping[int, Sequence[int]] | None = None,
+         talon: Sequence[int] | None = None) -> Deal:
+    """Shuffle the ruleset's pack and deal it: cards_each to every seat, the rest to the talon.
+
+    ``hands`` (seat -> cards) and ``talon`` fix some of the deal, for rigged hands in tests;
+    the other seats get the remaining cards at random.
+    """
+    fixed = {seat: list(cards) for seat, cards in (hands or {}).items()}
+    if talon is not None:
+        fixed[-1] = list(talon)
+    given = [c for cards in fixed.values() for c in cards]
+    if len(set(given)) != len(given) or not ruleset.pack.issuperset(given):
+        raise ValueError("a rigged deal must give distinct cards of the ruleset's pack")
+    rest = [c for c in ruleset.pack_order if c not in set(given)]
+    rng.shuffle(rest)
     k = ruleset.cards_each
-    hands = tuple(tuple(pack[i * k:(i + 1) * k]) for i in range(ruleset.players))
-    return Deal(hands, tuple(pack[ruleset.players * k:]))
+    sizes = {**{seat: k for seat in range(ruleset.players)}, -1: ruleset.talon}
+    dealt = {}
+    for seat, size in sizes.items():
+        cards = fixed.get(seat, [])
+        if len(cards) > size:
+            raise ValueError(f"seat {seat} is given {len(cards)} cards; it is dealt {size}")
+        dealt[seat] = tuple(cards + [rest.pop() for _ in range(size - len(cards))])
+    return Deal(tuple(dealt[seat] for seat in range(ruleset.players)), dealt[-1])
 
 
 _NEVER_SAFE = frozenset({BAGATTO_INDEX, 19, 20, FOOL_INDEX})

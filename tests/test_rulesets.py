@@ -1,0 +1,168 @@
+"""Rulesets as data: the presets of RULES.md, switches, and the forbidden discards."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from scorer.cards import CODES, Card
+from scorer.errors import ReadError, UnknownRuleset
+from scorer.rulesets import PRESETS, SWITCH_VALUES, Ruleset, find_ruleset, ruleset_spec
+
+TABLE = {  # RULES.md, Presets: players, cards each, talon, pack, then the switches, then the base
+    "classic": (3, 25, 3, 78, "T20", "classic", "after_dealer", False, "kept", False, 26),
+    "rulesheet": (3, 25, 3, 78, "T21", "rulesheet", "after_dealer", True, "captured", False, 26),
+    "saari": (3, 25, 3, 78, "T20", "saari", "dealer", False, "kept", True, 26),
+    "four": (4, 19, 2, 78, "T20", "classic", "after_dealer", False, "kept", False, Fraction(39, 2)),
+    "piccolo": (3, 12, 6, 42, "T20", "classic", "after_dealer", False, "kept", False, 22),
+}
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_presets_follow_the_table(name: str) -> None:
+    rules = PRESETS[name]
+    got = (rules.players, rules.cards_each, rules.talon, rules.pack_size, rules.top_trump, rules.discard,
+           rules.first_lead, rules.overtrump, rules.fool_last_trick, rules.fool_forfeit, rules.base)
+    assert got == TABLE[name]
+    assert rules.fool_discard == "restricted" and rules.ultimo is False
+    assert rules.players * rules.cards_each + rules.talon == rules.pack_size
+    assert rules.tricks == rules.cards_each
+    assert rules.description
+
+
+def test_deck_totals() -> None:
+    assert {name: r.deck_total for name, r in PRESETS.items()} == {
+        "classic": 78, "rulesheet": 78, "saari": 78, "four": 78, "piccolo": 66}
+
+
+def test_the_piccolo_pack() -> None:
+    pack = {CODES[c] for c in PRESETS["piccolo"].pack}
+    assert pack == {f"T{n}" for n in range(1, 22)} | {"M"} | {r + s for r in "KQCJ1" for s in "CDBS"}
+
+
+def test_top_trump() -> None:
+    t19, t20, t21 = (Card.parse(c) for c in ("T19", "T20", "T21"))
+    classic, rulesheet = PRESETS["classic"].strength, PRESETS["rulesheet"].strength
+    assert classic[t20] > classic[t21] > classic[t19]
+    assert rulesheet[t21] > rulesheet[t20] > rulesheet[t19]
+    assert min(classic[c] for c in range(21)) > max(classic[c] for c in range(22, 78))
+
+
+@pytest.mark.parametrize(("spec", "expected"), [
+    (None, PRESETS["classic"]),
+    ("saari", PRESETS["saari"]),
+    ({}, PRESETS["classic"]),
+    ({"preset": "four"}, PRESETS["four"]),
+    ({"preset": "saari", "overtrump": True}, replace(PRESETS["saari"], overtrump=True)),
+    ({"ultimo": True, "fool_discard": "free"}, replace(PRESETS["classic"], ultimo=True, fool_discard="free")),
+])
+def test_find_ruleset(spec: Any, expected: Ruleset) -> None:
+    assert find_ruleset(spec) == expected
+
+
+def test_a_switch_object_keeps_the_preset_name_and_changes_only_its_switch() -> None:
+    rules = find_ruleset({"preset": "saari", "overtrump": True})
+    assert rules.preset == "saari" and rules.overtrump is True
+    assert rules.first_lead == "dealer" and rules.fool_forfeit is True and rules.discard == "saari"
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("classik", 'ruleset: "classik" is not a preset (presets: classic, rulesheet, saari, four, piccolo)'),
+    ("Classic", 'ruleset: "Classic" is not a preset (presets: classic, rulesheet, saari, four, piccolo)'),
+    ({"preset": "fourr"}, 'ruleset.preset: "fourr" is not a preset (presets: classic, rulesheet, saari, four, '
+                          'piccolo)'),
+    ({"preset": 4}, "ruleset.preset: 4 is not a preset (presets: classic, rulesheet, saari, four, piccolo)"),
+    ({"overtrum": True}, "ruleset: 'overtrum' is not a switch (switches: top_trump, discard, fool_discard, "
+                         "first_lead, overtrump, fool_last_trick, fool_forfeit, ultimo)"),
+    ({"overtrump": "yes"}, 'ruleset.overtrump: "yes" is not a value of overtrump (use true, false)'),
+    ({"overtrump": 1}, "ruleset.overtrump: 1 is not a value of overtrump (use true, false)"),
+    ({"top_trump": "t21"}, 'ruleset.top_trump: "t21" is not a value of top_trump (use "T20", "T21")'),
+    ({"discard": "dummett"}, 'ruleset.discard: "dummett" is not a value of discard (use "classic", '
+                             '"rulesheet", "saari")'),
+    ({"fool_last_trick": None}, 'ruleset.fool_last_trick: null is not a value of fool_last_trick (use "kept", '
+                                '"captured")'),
+    (42, "ruleset: must be a preset name or an object of switches"),
+    (["classic"], "ruleset: must be a preset name or an object of switches"),
+])
+def test_unknown_rulesets(spec: Any, message: str) -> None:
+    with pytest.raises(UnknownRuleset) as caught:
+        find_ruleset(spec)
+    assert str(caught.value) == message
+    assert isinstance(caught.value, ReadError) and isinstance(caught.value, ValueError)
+
+
+def test_ruleset_spec_is_the_shortest_name_and_round_trips() -> None:
+    assert ruleset_spec(PRESETS["saari"]) == "saari"
+    assert ruleset_spec(find_ruleset({"preset": "saari", "first_lead": "dealer"})) == "saari"
+    assert ruleset_spec(find_ruleset({"preset": "saari", "overtrump": True})) == {"preset": "saari",
+                                                                                "overtrump": True}
+    names = list(SWITCH_VALUES)
+    for preset in PRESETS:
+        for values in itertools.product(*SWITCH_VALUES.values()):
+            rules = find_ruleset({"preset": preset, **dict(zip(names, values, strict=True))})
+            assert find_ruleset(ruleset_spec(rules)) == rules
+    assert PRESETS["classic"].switches() == {
+        "top_trump": "T20", "discard": "classic", "fool_discard": "restricted", "first_lead": "after_dealer",
+        "overtrump": False, "fool_last_trick": "kept", "fool_forfeit": False, "ultimo": False}
+
+
+# --- forbidden discards (RULES.md, "Deal and discard") -----------------------------
+
+PLAIN = "2S 3S 4S 5S 6S 7S 8S 9S 10S 2B 3B 4B 5B 6B 7B 8B 9B 10B 2C 3C 4C 5C"
+"""Suit cards no rule forbids, to fill the dealer's 28 cards."""
+
+
+def _illegal(rules: Ruleset, discard: str, kept: str) -> set[str]:
+    """The discarded cards the ruleset forbids, the dealer keeping ``kept`` plus plain cards."""
+    thrown = frozenset(Card.parse(c) for c in discard.split())
+    keep = frozenset(Card.parse(c) for c in (kept + " " + PLAIN).split())
+    return {CODES[c] for c in rules.forbidden_discards(thrown | keep, keep) & thrown}
+
+
+CLASSIC, RULESHEET, SAARI = PRESETS["classic"], PRESETS["rulesheet"], PRESETS["saari"]
+FREE = {name: find_ruleset({"preset": name, "fool_discard": "free"}) for name in ("classic", "rulesheet", "saari")}
+
+
+@pytest.mark.parametrize(("rules", "discard", "kept", "illegal"), [
+    # classic: no King, no XX, no Fool; the Bagatto only keeping no other trump and not the Fool
+    (CLASSIC, "KS 2D 3D", "T5", {"KS"}),
+    (CLASSIC, "KS KC KD", "T5", {"KS", "KC", "KD"}),
+    (CLASSIC, "T20 2D 3D", "T5", {"T20"}),
+    (find_ruleset({"top_trump": "T21"}), "T20 2D 3D", "T5", {"T20"}),  # the card T20, whatever is top
+    (CLASSIC, "M 2D 3D", "T5", {"M"}),
+    (CLASSIC, "T21 T5 T6", "T7 M", set()),  # other trumps may be discarded
+    (CLASSIC, "T1 2D 3D", "T5", {"T1"}),
+    (CLASSIC, "T1 2D 3D", "M", {"T1"}),  # a kept Fool stops the Bagatto discard
+    (CLASSIC, "T1 2D 3D", "KD", set()),  # no other trump, no Fool kept
+    (CLASSIC, "T1 T5 T7", "QD", set()),  # discarding every other trump with it
+    (CLASSIC, "T1 T5 M", "", {"M"}),  # the Fool is not kept, but may not be discarded
+    # rulesheet: also no XXI; the Fool does not count as a trump for the Bagatto
+    (RULESHEET, "T21 2D 3D", "T5", {"T21"}),
+    (RULESHEET, "T20 KD 3D", "T5", {"T20", "KD"}),
+    (RULESHEET, "M 2D 3D", "", {"M"}),
+    (RULESHEET, "T1 2D 3D", "T5", {"T1"}),
+    (RULESHEET, "T1 2D 3D", "M", set()),
+    (RULESHEET, "T1 T2 2D", "M", set()),
+    # saari: no King, no I, no XX; the Fool only by a dealer who holds no trump at all
+    (SAARI, "T1 2D 3D", "", {"T1"}),
+    (SAARI, "T20 2D 3D", "", {"T20"}),
+    (SAARI, "KC 2D 3D", "", {"KC"}),
+    (SAARI, "T21 T5 2D", "T7", set()),
+    (SAARI, "M 2D 3D", "T5", {"M"}),
+    (SAARI, "M T5 2D", "", {"M"}),  # the trump discarded with it was held
+    (SAARI, "M 2D 3D", "", set()),  # holds no trump at all
+    (SAARI, "M 2D 3D", "KD QD", set()),
+    # fool_discard free: the Fool is off the list; a kept Fool still stops a classic Bagatto
+    (FREE["classic"], "M 2D 3D", "T5", set()),
+    (FREE["classic"], "T1 2D 3D", "M", {"T1"}),
+    (FREE["classic"], "M T1 2D", "", set()),
+    (FREE["rulesheet"], "M 2D 3D", "T5", set()),
+    (FREE["saari"], "M 2D 3D", "T5", set()),
+    (FREE["saari"], "T1 M 2D", "", {"T1"}),
+])
+def test_forbidden_discards(rules: Ruleset, discard: str, kept: str, illegal: set[str]) -> None:
+    assert _illegal(rules, discard, kept) == illegal
