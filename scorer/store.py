@@ -291,6 +291,8 @@ def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version
 
 def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revision:
     """One saved state of a hand; NotFound if the hand never had that version."""
+    if not 0 < version < 2**63:  # beyond SQLite's integers: no such revision, not an OverflowError
+        raise NotFound("no such revision")
     rows = list(db.query("SELECT * FROM revisions WHERE hand_id = ? AND version = ?", [hand_id, version]))
     if not rows:
         raise NotFound("no such revision")

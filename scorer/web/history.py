@@ -48,13 +48,17 @@ FORM_LABELS = {
     "points": _l("counted points"),
 }
 
+MAX_VERSION = 2**31
+"""Beyond any hand's history; a larger number in a URL is not a version (and not an SQLite integer)."""
+
 _RELOAD = _l("The page did not say which version of the hand it showed. Reload it and try again.")
 
 
 class VersionForm(FlaskForm):
     """The version of the hand the page showed, so that a change made meanwhile is not overwritten."""
 
-    version = IntegerField(validators=[InputRequired(message=_RELOAD), NumberRange(min=1, message=_RELOAD)])
+    version = IntegerField(validators=[InputRequired(message=_RELOAD),
+                                       NumberRange(min=1, max=MAX_VERSION, message=_RELOAD)])
 
 
 @dataclass(frozen=True)
@@ -228,7 +232,7 @@ def deleted_hands(token: str) -> Any:
 # --- changes (edit token only) ----------------------------------------------------
 
 
-@bp.post("/m/<token>/hands/<key>/restore/<int:version>")
+@bp.post(f"/m/<token>/hands/<key>/restore/<int(min=1, max={MAX_VERSION}):version>")
 def restore(token: str, key: str, version: int) -> Any:
     """Make an old revision the current record (a new revision; undeletes a deleted hand)."""
     row, can_edit, hand = _load(token, key, edit=True)
