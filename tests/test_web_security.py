@@ -1,0 +1,323 @@
+"""Security of the whole app, route by route from ``app.url_map``.
+
+New routes are covered as they are added: every POST needs its CSRF token (the
+JSON API takes only JSON instead), every match address answers 404 to a wrong
+token, the view link changes nothing, every answer carries the security
+headers, and bad input is a 4xx with a message, never a 500.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.routing import Rule
+
+from scorer import create_app
+from scorer.records import parse_hand
+from scorer.web import get_db
+from scorer.web.audit import encode_record
+from tests.seed import dealt_by, hand_keys, seed_match
+from tests.webutil import csrf_token
+
+
+def _rules() -> list[Rule]:
+    """The app's routes, read once from an app on a throwaway folder."""
+    folder = tempfile.mkdtemp()
+    app = create_app({"TESTING": True, "DATABASE": f"{folder}/rules.sqlite", "SECRET_KEY": "x",
+                      "SKIP_MIGRATIONS": True})
+    return sorted(app.url_map.iter_rules(), key=lambda r: r.rule)
+
+
+RULES = _rules()
+ARGUMENT = re.compile(r"<(?:[^:>]+:)?(\w+)>")
+
+
+def methods(rule: Rule) -> set[str]:
+    return set(rule.methods or ()) - {"HEAD", "OPTIONS"}
+
+
+def rule_id(rule: Rule) -> str:
+    return f"{'+'.join(sorted(methods(rule)))} {rule.rule}"
+
+
+POST_RULES = [r for r in RULES if "POST" in methods(r)]
+FORM_POSTS = [r for r in POST_RULES if not r.rule.startswith("/api/")]
+API_POSTS = [r for r in POST_RULES if r.rule.startswith("/api/")]
+MATCH_RULES = [r for r in RULES if "token" in r.arguments]
+HAND_RULES = [r for r in MATCH_RULES if "key" in r.arguments]
+CHANGING_MATCH_RULES = [r for r in MATCH_RULES if "POST" in methods(r)]
+GET_RULES = [r for r in RULES if "GET" in methods(r)]
+
+
+@dataclass(frozen=True)
+class World:
+    """A stored match of four hands and everything needed to fill in any route."""
+
+    edit: str
+    view: str
+    keys: list[str]
+    blob: str
+
+    def values(self, token: str | None = None, **override: str) -> dict[str, str]:
+        return {"token": self.edit if token is None else token, "key": self.keys[1], "version": "1",
+                "form": "points", "blob": self.blob, "filename": "app.css", **override}
+
+    def url(self, rule: Rule, token: str | None = None, **override: str) -> str:
+        values = self.values(token, **override)
+        return ARGUMENT.sub(lambda m: values[m.group(1)], rule.rule)
+
+
+@pytest.fixture()
+def world(app: Flask) -> World:
+    edit, view = seed_match(app, 4)
+    record = parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": ["Anna", "Bruno", "Carla"],
+                         **dealt_by("classic-breach", "Anna")})
+    return World(edit, view, hand_keys(app, edit), encode_record(record))
+
+
+def form_token(client: FlaskClient) -> str:
+    return csrf_token(client.get("/new").get_data(as_text=True))
+
+
+def snapshot(app: Flask, client: FlaskClient, world: World) -> tuple[Any, ...]:
+    """Everything stored: the match file, and the number of rows of every table."""
+    with app.app_context():
+        db = get_db()
+        counts = tuple(db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                       for t in ("matches", "hands", "revisions"))
+        versions = tuple(r[0] for r in db.execute("SELECT version FROM hands ORDER BY id").fetchall())
+    return client.get(f"/m/{world.edit}/export.json").data, counts, versions
+
+
+FORM_DATA = {"version": "1", "expected_count": "4", "dealer": "Anna", "points_Anna": "31", "points_Bruno": "22",
+             "points_Carla": "25", "text": "{}", "confirm": "1"}
+"""Plausible fields for any form of the app: a refusal must not depend on their absence."""
+
+
+def test_the_walk_sees_the_routes_it_must() -> None:
+    endpoints = {r.endpoint for r in RULES}
+    assert {"history.restore", "history.delete_hand", "history.undelete", "history.hand_history",
+            "history.deleted_hands", "api.create_match", "matches.match_page"} <= endpoints
+    assert len(FORM_POSTS) >= 5 and API_POSTS and CHANGING_MATCH_RULES
+
+
+# --- CSRF ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", FORM_POSTS, ids=rule_id)
+def test_a_post_without_the_csrf_token_is_refused(app: Flask, client: FlaskClient, world: World,
+                                                  rule: Rule) -> None:
+    before = snapshot(app, client, world)
+    response = client.post(world.url(rule), data=FORM_DATA)
+    assert response.status_code == 400
+    assert "The form expired or was sent from elsewhere." in response.get_data(as_text=True)
+    json_post = client.post(world.url(rule), json={"dealer": "Anna", "tricks": []})
+    assert json_post.status_code == 400
+    assert snapshot(app, client, world) == before
+
+
+@pytest.mark.parametrize("rule", FORM_POSTS, ids=rule_id)
+def test_a_post_with_a_forged_csrf_token_is_refused(app: Flask, client: FlaskClient, world: World,
+                                                    rule: Rule) -> None:
+    other = app.test_client()  # another browser's token is no good here
+    before = snapshot(app, client, world)
+    form_token(client)
+    response = client.post(world.url(rule), data={"csrf_token": form_token(other), **FORM_DATA})
+    assert response.status_code == 400
+    assert snapshot(app, client, world) == before
+
+
+@pytest.mark.parametrize("rule", API_POSTS, ids=rule_id)
+@pytest.mark.parametrize(("content_type", "body"), [
+    ("application/x-www-form-urlencoded", b"format=scarto-match%2F1"),
+    ("multipart/form-data; boundary=x", b"--x--\r\n"),
+    ("text/plain", b'{"format": "scarto-match/1"}'),
+    (None, b'{"format": "scarto-match/1"}'),
+], ids=["form", "multipart", "text-plain", "no-type"])
+def test_the_api_is_csrf_exempt_but_refuses_what_a_form_can_send(app: Flask, client: FlaskClient, world: World,
+                                                                 rule: Rule, content_type: str | None,
+                                                                 body: bytes) -> None:
+    before = snapshot(app, client, world)
+    response = client.post(world.url(rule), data=body, content_type=content_type)
+    assert response.status_code in (400, 415)
+    assert response.mimetype == "application/json" and response.get_json()["message"]
+    assert snapshot(app, client, world) == before
+
+
+# --- tokens -------------------------------------------------------------------------
+
+
+WRONG_TOKENS = ["A" * 24, "x", "y" * 100, "%C3%A9" * 10]
+
+
+@pytest.mark.parametrize("wrong", WRONG_TOKENS, ids=["random-24", "short", "long", "non-ascii"])
+@pytest.mark.parametrize("rule", MATCH_RULES, ids=rule_id)
+def test_a_wrong_token_is_404(client: FlaskClient, world: World, rule: Rule, wrong: str) -> None:
+    url = world.url(rule, token=wrong)
+    if "GET" in methods(rule):
+        assert client.get(url).status_code == 404
+    if "POST" in methods(rule):
+        assert client.post(url, data={"csrf_token": form_token(client), **FORM_DATA}).status_code == 404
+
+
+@pytest.mark.parametrize("rule", HAND_RULES, ids=rule_id)
+def test_the_other_matchs_token_does_not_open_this_matchs_hands(app: Flask, client: FlaskClient, world: World,
+                                                                rule: Rule) -> None:
+    other, _view = seed_match(app, 1)
+    url = world.url(rule, token=other)
+    if "GET" in methods(rule):
+        assert client.get(url).status_code == 404
+    if "POST" in methods(rule):
+        assert client.post(url, data={"csrf_token": form_token(client), **FORM_DATA}).status_code == 404
+
+
+def test_the_edit_token_never_reaches_a_view_link_page(client: FlaskClient, world: World) -> None:
+    for rule in MATCH_RULES:
+        if "GET" in methods(rule) and "POST" not in methods(rule):
+            response = client.get(world.url(rule, token=world.view))
+            assert world.edit.encode() not in response.data, rule.rule
+
+
+@pytest.mark.parametrize("rule", CHANGING_MATCH_RULES, ids=rule_id)
+def test_the_view_token_changes_nothing(app: Flask, client: FlaskClient, world: World, rule: Rule) -> None:
+    before = snapshot(app, client, world)
+    url = world.url(rule, token=world.view)
+    response = client.post(url, data={"csrf_token": form_token(client), **FORM_DATA})
+    assert response.status_code == 403
+    assert "This is the view-only link of the match: it cannot change anything." in response.get_data(as_text=True)
+    if "GET" in methods(rule):  # the entry form itself is not offered to the view link
+        assert client.get(url).status_code == 403
+    assert snapshot(app, client, world) == before
+
+
+# --- headers ------------------------------------------------------------------------
+
+
+def check_headers(response: Any, where: str) -> None:
+    headers = response.headers
+    policy = headers.get("Content-Security-Policy", "")
+    assert policy, where
+    directives = dict((part.strip().split(" ", 1) + [""])[:2] for part in policy.split(";") if part.strip())
+    assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy, where
+    assert directives.get("frame-ancestors") == "'none'", where
+    assert directives.get("default-src") == "'self'", where
+    assert directives.get("script-src", "'self'") == "'self'" and directives.get("style-src", "'self'") == "'self'"
+    assert directives.get("object-src") == "'none'", where
+    assert headers.get("Referrer-Policy") == "no-referrer", where
+    assert headers.get("X-Content-Type-Options") == "nosniff", where
+    assert headers.get("X-Frame-Options") == "DENY", where
+
+
+@pytest.mark.parametrize("rule", GET_RULES, ids=rule_id)
+def test_every_page_carries_the_security_headers(client: FlaskClient, world: World, rule: Rule) -> None:
+    for token in (world.edit, world.view):
+        with client.get(world.url(rule, token=token)) as response:
+            assert response.status_code < 500, rule.rule
+            check_headers(response, f"{rule.rule} ({response.status_code})")
+        if "token" not in rule.arguments:
+            break
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("GET", "/nowhere"), ("GET", "/m/wrong/"), ("POST", "/new"), ("DELETE", "/new"), ("GET", "/api/matches"),
+    ("POST", "/api/matches"),
+])
+def test_error_answers_carry_the_security_headers_too(client: FlaskClient, method: str, path: str) -> None:
+    response = client.open(path, method=method)
+    assert 400 <= response.status_code < 500
+    check_headers(response, f"{method} {path}")
+
+
+def test_cookies_are_not_for_scripts_or_other_sites(client: FlaskClient, world: World) -> None:
+    client.get("/new")
+    session = client.get_cookie("session", domain="scarto.test")
+    assert session is not None and session.http_only and session.same_site == "Lax"
+    client.get(f"/m/{world.edit}/")
+    recent = client.get_cookie("recent", domain="scarto.test")
+    assert recent is not None and recent.http_only and recent.same_site == "Lax"
+
+
+@pytest.mark.parametrize("rule", GET_RULES, ids=rule_id)
+def test_pages_hold_nothing_inline(client: FlaskClient, world: World, rule: Rule) -> None:
+    """What the policy would block anyway: inline scripts, styles, handlers, javascript: links."""
+    with client.get(world.url(rule)) as response:
+        if response.mimetype != "text/html":
+            pytest.skip(f"not a page: {response.mimetype}")
+        page = response.get_data(as_text=True)
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), rule.rule
+    assert not re.search(r"<style\b", page), rule.rule
+    assert not re.search(r"\sstyle=", page), rule.rule
+    assert not re.search(r"\son[a-z]+=", page), rule.rule
+    assert "javascript:" not in page.lower(), rule.rule
+
+
+# --- bad input ----------------------------------------------------------------------
+
+
+BAD_INPUTS = [
+    # (method, address with {edit} {view} {key}, form fields, status, message)
+    ("GET", "/m/{edit}/hands/no-such-hand/history", None, 404, "There is nothing at this address."),
+    ("GET", "/m/{edit}/hands/{key}/history/extra", None, 404, "There is nothing at this address."),
+    ("GET", "/m/{edit}", None, 308, ""),
+    ("GET", "/m/" + "A" * 5000 + "/", None, 404, "There is nothing at this address."),
+    ("GET", "/m/%00/deleted", None, 404, "There is nothing at this address."),
+    ("POST", "/m/{edit}/hands/{key}/restore/99999999999999999999", {"version": "1"}, 404,
+     "There is nothing at this address."),
+    ("POST", "/m/{edit}/hands/{key}/restore/0", {"version": "1"}, 404, "There is nothing at this address."),
+    ("POST", "/m/{edit}/hands/{key}/restore/-1", {"version": "1"}, 404, "There is nothing at this address."),
+    ("POST", "/m/{edit}/hands/{key}/restore/1", {"version": "99999999999999999999"}, 400,
+     "The page did not say which version of the hand it showed."),
+    ("POST", "/m/{edit}/hands/{key}/delete", {"version": "1e3"}, 400, "Not a valid integer value."),
+    ("POST", "/m/{edit}/hands/{key}/delete", {}, 400, "The page did not say which version of the hand it showed."),
+    ("POST", "/m/{edit}/hands/{key}/undelete", {"version": "-5"}, 400,
+     "The page did not say which version of the hand it showed."),
+    ("POST", "/m/{edit}/hands/{key}/delete", {"version": "7"}, 409,
+     "This hand was changed from another phone while you were editing it."),
+    ("GET", "/m/{edit}/hands/{key}/delete", None, 405, "This address cannot be used that way."),
+    ("PUT", "/m/{edit}/hands/{key}/history", None, 405, "This address cannot be used that way."),
+    ("POST", "/m/{view}/hands/{key}/delete", {"version": "1"}, 403, "it cannot change anything."),
+    ("POST", "/new", {"preset": "nonsense", "player_1": "A"}, 400, "Not a valid choice."),
+    ("POST", "/new", {"player_1": "x" * 2_000_000}, 413, "larger than the app accepts"),
+    ("GET", "/m/{edit}/hands/new/nonsense", None, 404, "There is nothing at this address."),
+    ("GET", "/audit/not-a-record", None, 400, "the audit link is damaged"),
+    ("POST", "/api/matches", b"[1, 2", 400, "body: not JSON"),
+    ("POST", "/api/matches", b"\x80\x81", 400, "body: not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize(("method", "address", "data", "status", "message"), BAD_INPUTS,
+                         ids=[f"{m} {a[:60]} {status}" for m, a, _d, status, _msg in BAD_INPUTS])
+def test_bad_input_is_a_4xx_with_a_message(app: Flask, client: FlaskClient, world: World, method: str,
+                                           address: str, data: dict[str, str] | bytes | None, status: int,
+                                           message: str) -> None:
+    before = snapshot(app, client, world)
+    url = address.format(edit=world.edit, view=world.view, key=world.keys[1])
+    if isinstance(data, bytes):
+        response = client.open(url, method=method, data=data, content_type="application/json")
+    elif data is not None:
+        response = client.open(url, method=method, data={"csrf_token": form_token(client), **data})
+    else:
+        response = client.open(url, method=method)
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert snapshot(app, client, world) == before
+
+
+ODD_VALUES = ["%00", "..%2F..%2Fetc", "%C3%A9t%C3%A9", "A" * 3000, "%F0%9F%83%8F", "'%20OR%201=1--", "%FF"]
+
+
+@pytest.mark.parametrize("odd", ODD_VALUES, ids=["nul", "dots", "accents", "long", "emoji", "sql", "bad-utf8"])
+def test_odd_values_in_every_address_are_never_a_500(client: FlaskClient, world: World, odd: str) -> None:
+    for rule in RULES:
+        for argument in rule.arguments:
+            url = world.url(rule, **{argument: odd})
+            for method in sorted(methods(rule)):
+                data = {"csrf_token": form_token(client), **FORM_DATA} if method == "POST" else None
+                with client.open(url, method=method, data=data) as response:
+                    assert response.status_code < 500, f"{method} {url[:120]}: {response.status_code}"
