@@ -1,0 +1,255 @@
+"""The ``scarto`` command: RECORD.md's command-line contract, bad input included."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "hands"
+VALID = str(FIXTURES / "classic-valid-1.json")
+BREACH = str(FIXTURES / "classic-breach.json")
+POINTS = {"players": ["Anna", "Bruno", "Carla"], "dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}}
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _write(tmp_path: Path, name: str, content: Any) -> str:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    else:
+        path.write_text(json.dumps(content), encoding="utf-8")
+    return str(path)
+
+
+def _full() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(Path(VALID).read_text())
+    return data
+
+
+def _changed(**changes: Any) -> dict[str, Any]:
+    return {**_full(), **changes}
+
+
+def _bad_card() -> dict[str, Any]:
+    data = _full()
+    data["tricks"][4]["cards"][2] = "KX"
+    return data
+
+
+BAD = [
+    ("not-json.json", "{", "not JSON (Expecting property name enclosed in double quotes at line 1, column 2)"),
+    ("empty.json", "", "not JSON (Expecting value at line 1, column 1)"),
+    ("latin1.json", b'{"notes": "caff\xe8"}', "not UTF-8 text"),
+    ("deep.json", "[" * 100_000, "not JSON (nested too deeply)"),
+    ("digits.json", '{"number": ' + "7" * 5000 + "}", "not usable JSON (a number with too many digits)"),
+    ("list.json", [POINTS], "record: must be a JSON object, not a list"),
+    ("card.json", _bad_card(), "tricks[4].cards[2]: 'KX' is not a card"),
+    ("preset.json", _changed(ruleset="classik"),
+     'ruleset: "classik" is not a preset (presets: classic, rulesheet, saari, four, piccolo)'),
+    ("switch.json", _changed(ruleset={"preset": "saari", "overtrum": True}),
+     "ruleset: 'overtrum' is not a switch (switches: top_trump, discard, fool_discard, first_lead, overtrump, "
+     "fool_last_trick, fool_forfeit, ultimo)"),
+    ("value.json", _changed(ruleset={"overtrump": "yes"}),
+     'ruleset.overtrump: "yes" is not a value of overtrump (use true, false)'),
+    ("dealer.json", _changed(dealer="Dora"), "dealer: 'Dora' is not one of the players (Anna, Bruno, Carla)"),
+    ("points-key.json", {**POINTS, "points": {"Anna": 31, "Bruno": 22, "Dora": 25}},
+     "points.Dora: 'Dora' is not one of the players (Anna, Bruno, Carla)"),
+    ("type.json", _changed(tricks="all of them"), "tricks: must be a list of tricks, not text"),
+    ("sizes-type.json", {**POINTS, "points": None},
+     "points: must be an object keyed by player name, not null"),
+    ("twice.json", _changed(players=["Anna", "Bruno", "Anna"]), "players: 'Anna' is named twice; names must be unique"),
+    ("two.json", _changed(players=["Anna", "Bruno"]), "players: 2 players given; classic is played by 3"),
+    ("four.json", {**POINTS, "ruleset": "four"}, "players: 3 players given; four is played by 4"),
+    ("nobody.json", {"players": POINTS["players"], "dealer": "Anna"},
+     "record: a hand needs exactly one of tricks, captured, honours (with sizes) or points; found none"),
+    ("two-bodies.json", _changed(points=POINTS["points"]),
+     "record: a hand needs exactly one of tricks, captured, honours (with sizes) or points; found tricks, points"),
+    ("negative.json", {**POINTS, "points": {"Anna": -3, "Bruno": 56, "Carla": 25}},
+     "points.Anna: -3 is negative; counted points are never below zero"),
+    ("exponent.json", {**POINTS, "points": {"Anna": "1e99999999", "Bruno": 0, "Carla": 0}},
+     "points.Anna: '1e99999999' is not a number of points (use e.g. 31 or \"58/3\")"),
+    ("format.json", _changed(format="scarto-hand/9"),
+     "format: 'scarto-hand/9' is not a format this reads (expected 'scarto-hand/1')"),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "reason"), BAD, ids=[b[0] for b in BAD])
+def test_a_read_error_is_one_line_naming_the_file_and_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: Any, reason: str
+) -> None:
+    bad = _write(tmp_path, name, content)
+    status, out, err = _run(capsys, "score", "--json", VALID, bad, BREACH)
+    assert status == 2
+    assert err == f"scarto: {bad}: {reason}\n"
+    assert [json.loads(line)["file"] for line in out.splitlines()] == [VALID, BREACH]
+
+
+@pytest.mark.parametrize(("path", "reason"), [
+    ("missing.json", "cannot read the file (No such file or directory)"),
+    (".", "cannot read the file (Is a directory)"),
+])
+def test_unreadable_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], path: str, reason: str) -> None:
+    name = str(tmp_path / path)
+    status, out, err = _run(capsys, "score", "--json", name, VALID)
+    assert (status, err) == (2, f"scarto: {name}: {reason}\n")
+    assert len(out.splitlines()) == 1
+
+
+def test_a_file_too_large(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = _write(tmp_path, "big.json", " " * (5 * 1024 * 1024 + 1))
+    assert _run(capsys, "score", name) == (2, "", f"scarto: {name}: larger than 5 MB; not a hand record\n")
+
+
+@pytest.mark.parametrize(("files", "status"), [
+    ([VALID], 0),
+    ([VALID, VALID], 0),
+    ([BREACH], 1),
+    ([VALID, BREACH], 1),
+    ([str(FIXTURES / "classic-missing-trick.json")], 1),
+    ([BREACH, "no-such-file.json"], 2),
+    (["no-such-file.json", VALID], 2),
+])
+def test_exit_status(capsys: pytest.CaptureFixture[str], files: list[str], status: int) -> None:
+    assert _run(capsys, "score", "--json", *files)[0] == status
+    assert _run(capsys, "score", *files)[0] == status
+
+
+def test_json_lines_in_the_order_given(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "score", "--json", BREACH, VALID, BREACH)
+    assert (status, err) == (1, "")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert [r["file"] for r in results] == [BREACH, VALID, BREACH]
+    assert results[0]["problems"][0]["code"] == "revoke" and results[1]["problems"] == []
+    assert all(r["format"] == "scarto-result/1" for r in results)
+
+
+def test_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(POINTS).encode())))
+    status, out, err = _run(capsys, "score", "--json", "-")
+    assert (status, err) == (0, "")
+    result = json.loads(out)
+    assert result["file"] == "-" and result["players"][0] == {"name": "Anna", "card_points": 31, "score": 5}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"nonsense")))
+    assert _run(capsys, "score", "-") == (2, "", "scarto: -: not JSON (Expecting value at line 1, column 1)\n")
+
+
+def test_the_readable_table(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "score", VALID, BREACH)
+    assert status == 1
+    blocks = out.split(f"{BREACH}  (")
+    assert blocks[0].startswith(f"{VALID}  (classic, tricks, dealer ")
+    assert "  player   points    score" in blocks[0] and blocks[0].endswith("  no problems\n")
+    assert "  violation: Trick 4: Carla played the Cavalier of Batons to a trump lead" in blocks[1]
+    rows = [line.split() for line in blocks[0].splitlines()[2:5]]
+    assert [row[0] for row in rows] == ["Anna", "Bruno", "Carla"]
+    assert sum(int(row[2]) for row in rows) == 0
+
+
+def test_fractions_in_the_readable_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    name = _write(tmp_path, "thirds.json", {**POINTS, "points": {"Anna": "58/3", "Bruno": "58/3", "Carla": "118/3"}})
+    status, out, _ = _run(capsys, "score", name)
+    assert status == 0
+    assert "  Anna       19⅓      -6⅔\n" in out and "  Carla      39⅓      13⅓\n" in out
+
+
+# --- scarto match ------------------------------------------------------------------------
+
+
+MATCH = {
+    "format": "scarto-match/1",
+    "title": "Thursday at the circolo",
+    "players": ["Anna", "Bruno", "Carla"],
+    "first_dealer": "Anna",
+    "stake": {"per_point": "0.10", "currency": "EUR"},
+    "hands": [
+        {"dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}},
+        {"dealer": "Bruno", "points": {"Anna": 30, "Bruno": 30, "Carla": 30}},
+        {"dealer": "Carla", "points": {"Anna": "58/3", "Bruno": "58/3", "Carla": "118/3"}},
+    ],
+}
+
+
+def test_match_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "match", "--json", _write(tmp_path, "m.json", MATCH))
+    assert (status, err) == (1, "")  # the second hand has an error
+    assert json.loads(out) == {
+        "format": "scarto-standings/1",
+        "players": [{"name": "Anna", "total": "-5/3"}, {"name": "Bruno", "total": "-32/3"},
+                    {"name": "Carla", "total": "37/3"}],
+        "hands": [
+            {"number": 1, "dealer": "Anna", "scores": {"Anna": 5, "Bruno": -4, "Carla": -1}, "problems": []},
+            {"number": 2, "dealer": "Bruno", "scores": {}, "problems": ["points_total"]},
+            {"number": 3, "dealer": "Carla", "scores": {"Anna": "-20/3", "Bruno": "-20/3", "Carla": "40/3"},
+             "problems": []},
+        ],
+        "next_dealer": "Anna",
+        "finished": True,
+        "settlement": [{"from": "Bruno", "to": "Carla", "points": "32/3", "amount": "1.07"},
+                       {"from": "Anna", "to": "Carla", "points": "5/3", "amount": "0.17"}],
+    }
+
+
+def test_match_exit_status_and_read_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clean = {**MATCH, "hands": [MATCH["hands"][0]]}
+    assert _run(capsys, "match", "--json", _write(tmp_path, "clean.json", clean))[0] == 0
+    broken = {**MATCH, "hands": [{"dealer": "Anna", "points": {"Anna": -1, "Bruno": 22, "Carla": 25}}]}
+    name = _write(tmp_path, "broken.json", broken)
+    assert _run(capsys, "match", name) == (
+        2, "", f"scarto: {name}: hands[0].points.Anna: -1 is negative; counted points are never below zero\n")
+    assert _run(capsys, "match", "--json", "nowhere.json") == (
+        2, "", "scarto: nowhere.json: cannot read the file (No such file or directory)\n")
+
+
+def test_match_loser_pays_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = {**MATCH, "settle": "loser_pays", "stake": {"per_point": "1"},
+             "hands": [{"dealer": "Anna", "points": {"Anna": 30, "Bruno": 24, "Carla": 24}}]}
+    status, out, _ = _run(capsys, "match", "--json", _write(tmp_path, "m.json", match))
+    assert status == 0
+    table = json.loads(out)
+    assert table["settlement"] == [{"from": "Bruno", "to": "Anna", "stakes": 1, "amount": "1.00"},
+                                   {"from": "Carla", "to": "Anna", "stakes": 1, "amount": "1.00"}]
+    assert table["finished"] is False and table["next_dealer"] == "Bruno"
+
+
+def test_match_readable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "match", _write(tmp_path, "m.json", MATCH))
+    assert status == 1
+    assert out.splitlines() == [
+        "Thursday at the circolo",
+        "  hand  dealer    Anna   Bruno   Carla",
+        "     1  Anna         5      -4      -1",
+        "     2  Bruno        -       -       -",
+        "        error: The counted points add up to 90; the classic pack counts 78 in all. Recount the piles.",
+        "     3  Carla      -6⅔     -6⅔     13⅓",
+        "  total            -1⅔    -10⅔     12⅓",
+        "  finished; winner Carla",
+        "  Bruno pays Carla 10⅔ points = 1.07 EUR",
+        "  Anna pays Carla 1⅔ points = 0.17 EUR",
+    ]
+
+
+def test_no_traceback_from_the_real_command(tmp_path: Path) -> None:
+    """Through ``python -m scorer``: every bad file at once, the good one still scored."""
+    bad = [_write(tmp_path, name, content) for name, content, _ in BAD]
+    run = subprocess.run([sys.executable, "-m", "scorer", "score", "--json", *bad, VALID],
+                         capture_output=True, text=True, check=False, cwd=Path(__file__).parent.parent)
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert run.stderr.splitlines() == [f"scarto: {name}: {reason}" for name, (_, _, reason) in zip(bad, BAD,
+                                                                                                  strict=True)]
+    assert [json.loads(line)["file"] for line in run.stdout.splitlines()] == [VALID]
