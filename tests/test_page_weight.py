@@ -1,0 +1,217 @@
+"""Every page a player sees weighs at most 40 KB and loads nothing from other hosts.
+
+The pages are found the way a player finds them: by following links from the
+start page and a 20-hand match (edit and view links), with hands edited and one
+deleted so that history pages have something to show. A page's weight is its
+HTML plus every file it links for display (style sheets, scripts, icons,
+images), uncompressed. The walk must reach every HTML page of ``app.url_map``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer import store
+from scorer.records import parse_hand
+from scorer.web import get_db
+from scorer.web.audit import encode_record
+from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
+
+LIMIT = 40 * 1024
+HOST = "scarto.test"
+NOT_PAGES = {"static"}
+"""Endpoints that are files, not pages (besides those ending .json, .pdf, .csv)."""
+QUERY_VARIANTS = 2
+"""Pages that differ only in their query (audit steps, language) are weighed this many times per address."""
+
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "srcset", "poster", "data", "xlink:href"}
+SUBRESOURCE = re.compile(r"\b(stylesheet|icon|apple-touch-icon|preload|modulepreload|manifest)\b")
+
+
+@dataclass
+class Page(HTMLParser):
+    """The links of a page: where a player can go, what the browser loads with it, every URL."""
+
+    links: list[str] = field(default_factory=list)
+    loads: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        for name, value in values.items():
+            if name in URL_ATTRIBUTES:
+                self.urls += [part.strip().split(" ")[0] for part in value.split(",")] if name == "srcset" \
+                    else [value]
+        if tag == "a" and values.get("href"):
+            self.links.append(values["href"])
+        elif tag == "link" and SUBRESOURCE.search(values.get("rel", "")):
+            self.loads.append(values.get("href", ""))
+        elif tag in ("script", "img", "iframe", "embed", "source", "video", "audio") and values.get("src"):
+            self.loads.append(values["src"])
+
+
+def parse(html: str) -> Page:
+    page = Page()
+    page.feed(html)
+    return page
+
+
+def same_host(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("", "http", "https") and parts.netloc in ("", HOST)
+
+
+@dataclass(frozen=True)
+class Weighed:
+    url: str
+    endpoint: str
+    html: int
+    files: dict[str, int]
+    foreign: list[str]
+
+    @property
+    def total(self) -> int:
+        return self.html + sum(self.files.values())
+
+
+def _file_size(client: FlaskClient, url: str, cache: dict[str, int]) -> int:
+    if url not in cache:
+        with client.get(url) as response:
+            assert response.status_code == 200, f"{url}: {response.status_code}"
+            body = response.get_data()
+            cache[url] = len(body)
+            if response.mimetype == "text/css":  # a style sheet may itself load things
+                for ref in re.findall(r"url\(\s*['\"]?([^'\")]+)", body.decode()):
+                    assert ref.startswith("data:") or same_host(ref), f"{url} loads {ref}"
+                assert "@import" not in body.decode(), url
+    return cache[url]
+
+
+def crawl(app: Flask, client: FlaskClient, starts: list[str], broken: list[str]) -> Iterator[Weighed]:
+    """Every page reachable from ``starts`` by same-host links, weighed; server errors go to ``broken``."""
+    adapter = app.url_map.bind(HOST)
+    queue, seen, per_path = list(starts), set(starts), {}  # type: ignore[var-annotated]
+    files: dict[str, int] = {}
+    while queue:
+        url = queue.pop(0)
+        with client.get(url) as response:
+            if response.status_code >= 500:
+                broken.append(f"{response.status_code} {url}")
+            if response.status_code != 200 or response.mimetype != "text/html":
+                continue
+            html = response.get_data(as_text=True)
+        page = parse(html)
+        path = urlsplit(url).path
+        endpoint = adapter.match(path)[0]
+        loads = [urljoin(url, ref) for ref in page.loads]
+        foreign = [u for u in page.urls if not same_host(u) and not u.startswith(("data:", "mailto:", "#"))]
+        yield Weighed(url, endpoint, len(html.encode()),
+                      {ref: _file_size(client, ref, files) for ref in loads if same_host(ref)}, foreign)
+        for href in page.links:
+            target = urljoin(url, href)
+            parts = urlsplit(target)
+            if not same_host(target) or parts.path.endswith((".json", ".pdf", ".csv")):
+                continue
+            local = parts.path + (f"?{parts.query}" if parts.query else "")
+            if local in seen:
+                continue
+            if parts.query:
+                per_path[parts.path] = per_path.get(parts.path, 0) + 1
+                if per_path[parts.path] > QUERY_VARIANTS:
+                    continue
+            seen.add(local)
+            queue.append(local)
+
+
+@dataclass(frozen=True)
+class Walk:
+    pages: list[Weighed]
+    broken: list[str]
+
+
+@pytest.fixture()
+def walk(app: Flask, client: FlaskClient) -> Walk:
+    """A 20-hand match with edited and deleted hands, every page of it weighed."""
+    edit, view = seed_match(app, 20)
+    keys = hand_keys(app, edit)
+    with app.app_context():
+        db = get_db()
+        row, _ = store.find_match(db, edit)
+        for key in keys[:3]:
+            hand = store.get_hand(db, row.id, key)
+            for _ in range(3):  # a history of several versions
+                store.update_hand(db, row.id, key, {**hand.record, "notes": "counted again"})
+                store.update_hand(db, row.id, key, hand.record)
+        store.delete_hand(db, row.id, keys[-1])
+        store.add_hand(db, row.id, {"dealer": "Bruno", "points": {"Anna": 25, "Bruno": 31, "Carla": 22}})
+    blob = encode_record(parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": PLAYERS,
+                                     **dealt_by("classic-breach", "Anna")}))
+    starts = ["/", "/new", f"/m/{edit}/", f"/m/{view}/", f"/m/{edit}/deleted", f"/m/{view}/deleted",
+              f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}"]  # an audit link is shared, not linked
+    broken: list[str] = []
+    pages = list(crawl(app, client, starts, broken))
+    return Walk(pages, broken)
+
+
+@pytest.fixture()
+def weighed(walk: Walk) -> list[Weighed]:
+    return walk.pages
+
+
+def html_endpoints(app: Flask) -> set[str]:
+    return {r.endpoint for r in app.url_map.iter_rules()
+            if "GET" in (r.methods or ()) and r.endpoint not in NOT_PAGES
+            and not r.rule.endswith((".json", ".pdf", ".csv"))}
+
+
+def test_the_walk_reaches_every_page(app: Flask, weighed: list[Weighed]) -> None:
+    reached = {w.endpoint for w in weighed}
+    missing = html_endpoints(app) - reached
+    assert not missing, f"pages no link leads to (or not 200): {sorted(missing)}"
+    for endpoint in ("matches.home", "matches.new_match", "matches.match_page", "matches.share",
+                     "hands.hand_page", "hands.new_hand", "history.hand_history", "history.deleted_hands"):
+        assert endpoint in reached
+    assert len(weighed) > 60
+
+
+def test_no_link_leads_to_a_server_error(walk: Walk) -> None:
+    assert not walk.broken
+
+
+def test_every_page_weighs_at_most_40_kb(weighed: list[Weighed]) -> None:
+    heavy = sorted((w for w in weighed if w.total > LIMIT), key=lambda w: -w.total)
+    report = [f"{w.total / 1024:.1f} KB {w.url} (html {w.html / 1024:.1f} KB + {w.files})" for w in heavy[:10]]
+    assert not heavy, "\n".join(report)
+
+
+def test_no_page_loads_anything_from_another_host(weighed: list[Weighed]) -> None:
+    foreign = {w.url: w.foreign for w in weighed if w.foreign}
+    assert not foreign
+
+
+def test_every_entry_form_is_weighed(weighed: list[Weighed]) -> None:
+    forms = {urlsplit(w.url).path.rsplit("/", 1)[1] for w in weighed if w.endpoint == "hands.new_hand"}
+    assert {"points", "cards", "live"} <= forms
+    assert any(w.endpoint == "hands.edit_hand" for w in weighed)
+
+
+def test_the_heaviest_pages(weighed: list[Weighed], capsys: pytest.CaptureFixture[str]) -> None:
+    """Not a check: the weights, for a look with ``pytest -s``."""
+    by_endpoint: dict[str, Weighed] = {}
+    for w in weighed:
+        if w.endpoint not in by_endpoint or w.total > by_endpoint[w.endpoint].total:
+            by_endpoint[w.endpoint] = w
+    with capsys.disabled():
+        for w in sorted(by_endpoint.values(), key=lambda w: -w.total):
+            print(f"\n{w.total / 1024:5.1f} KB  {w.endpoint:26} {w.url[:90]}", end="")
