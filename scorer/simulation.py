@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from .cards import BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX
 from .records import HandRecord, Trick
 from .rulesets import Ruleset, ruleset_spec
 
@@ -83,7 +83,7 @@ def deal(ruleset: Ruleset, rng: random.Random, hands: Mapping[int, Sequence[int]
     return Deal(tuple(dealt[seat] for seat in range(ruleset.players)), dealt[-1])
 
 
-_NEVER_SAFE = frozenset({BAGATTO_INDEX, 19, 20, FOOL_INDEX})
+_NEVER_SAFE = frozenset({BAGATTO_INDEX, ANGEL_INDEX, WORLD_INDEX, FOOL_INDEX})
 """Cards some discard rule forbids (besides Kings): the fallback discard avoids them."""
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, card_name
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX, card_name
 from .records import HandRecord
 from .rulesets import Ruleset
 
@@ -288,7 +288,8 @@ def next_leader(record: HandRecord, replay: Replay) -> int:
     return dealer if record.ruleset.first_lead == "dealer" else (dealer + 1) % n
 
 
-_EVER_FORBIDDEN = frozenset(c for c in range(78) if RANK[c] == "K") | {BAGATTO_INDEX, 19, 20, FOOL_INDEX}
+_EVER_FORBIDDEN = frozenset(c for c in range(78) if RANK[c] == "K") | {
+    BAGATTO_INDEX, ANGEL_INDEX, WORLD_INDEX, FOOL_INDEX}
 """Every card some discard rule may forbid; a discard of none of them is always legal."""
 
 
@@ -312,9 +313,9 @@ def _discard_problems(record: HandRecord, replay: Replay) -> list[Problem]:
 def _discard_reason(card: int, rules: Ruleset) -> str:
     if RANK[card] == "K":
         return "a King may never be discarded."
-    if card == 19:
+    if card == ANGEL_INDEX:
         return "the Angel (XX) may never be discarded."
-    if card == 20:
+    if card == WORLD_INDEX:
         return "under these rules the World (XXI) may not be discarded."
     if card == FOOL_INDEX:
         if rules.discard == "saari":

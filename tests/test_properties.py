@@ -28,6 +28,7 @@ from scorer.simulation import (
     points_form,
     simulate_hand,
     trick_winner,
+    violations,
 )
 from scorer.validation import validate
 
@@ -177,6 +178,8 @@ def test_one_injected_illegal_card_is_reported_exactly_once(preset: str, seed: i
     result = score_hand(injected.record)
     got = [(p.code, p.severity, p.trick, p.player, p.card) for p in result.problems]
     assert got == [(code, "violation", injected.trick, injected.player, injected.card)]
+    seat = injected.record.players.index(injected.player)
+    assert violations(injected.record) == [(code, injected.trick, seat, injected.card)]  # the full check agrees
     problem = result.problems[0]
     assert f"Trick {injected.trick}:" in problem.message and injected.player in problem.message
     assert problem.proof_trick is not None and problem.proof_trick > injected.trick
