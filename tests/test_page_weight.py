@@ -206,12 +206,11 @@ def test_every_entry_form_is_weighed(weighed: list[Weighed]) -> None:
     assert any(w.endpoint == "hands.edit_hand" for w in weighed)
 
 
-def test_the_heaviest_pages(weighed: list[Weighed], capsys: pytest.CaptureFixture[str]) -> None:
-    """Not a check: the weights, for a look with ``pytest -s``."""
+def test_the_heaviest_pages(weighed: list[Weighed]) -> None:
+    """Not a check: the heaviest page of each kind, printed for a look with ``pytest -s``."""
     by_endpoint: dict[str, Weighed] = {}
     for w in weighed:
         if w.endpoint not in by_endpoint or w.total > by_endpoint[w.endpoint].total:
             by_endpoint[w.endpoint] = w
-    with capsys.disabled():
-        for w in sorted(by_endpoint.values(), key=lambda w: -w.total):
-            print(f"\n{w.total / 1024:5.1f} KB  {w.endpoint:26} {w.url[:90]}", end="")
+    for w in sorted(by_endpoint.values(), key=lambda w: -w.total):
+        print(f"{w.total / 1024:5.1f} KB  {w.endpoint:26} {w.url[:90]}")
