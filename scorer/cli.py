@@ -139,9 +139,11 @@ def _print_result(name: str, result: HandResult, out: TextIO) -> None:
     out.write(f"{name}  ({record.ruleset.preset}, {record.form}, dealer {record.dealer})\n")
     if result.counts is not None:
         width = max(len(p) for p in record.players)
-        out.write(f"  {'player':<{width}}  {'points':>7}  {'score':>7}\n")
+        bonus = record.ruleset.ultimo  # the ultimo house rule adds a column
+        out.write(f"  {'player':<{width}}  {'points':>7}" + (f"  {'bonus':>7}" if bonus else "") + f"  {'score':>7}\n")
         for c in result.counts:
-            out.write(f"  {c.name:<{width}}  {show(c.card_points):>7}  {show(c.score):>7}\n")
+            extra = f"  {show(c.bonus):>7}" if bonus else ""
+            out.write(f"  {c.name:<{width}}  {show(c.card_points):>7}{extra}  {show(c.score):>7}\n")
     for problem in result.problems:
         out.write(f"  {problem.severity}: {problem.message}\n")
     if not result.problems:

@@ -167,6 +167,16 @@ def test_fractions_in_the_readable_table(tmp_path: Path, capsys: pytest.CaptureF
     assert "  Anna       19⅓      -6⅔\n" in out and "  Carla      39⅓      13⅓\n" in out
 
 
+def test_the_readable_table_shows_the_ultimo_bonus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hand = {**POINTS, "ruleset": {"preset": "classic", "ultimo": True}, "ultimo": "Bruno"}
+    status, out, _ = _run(capsys, "score", _write(tmp_path, "ultimo.json", hand))
+    assert status == 0
+    assert out.splitlines()[1:5] == ["  player   points    bonus    score",
+                                     "  Anna        31      -2½       2½",
+                                     "  Bruno       22        5        1",
+                                     "  Carla       25      -2½      -3½"]
+
+
 # --- scarto match ------------------------------------------------------------------------
 
 
