@@ -18,7 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
-from scorer import create_app
+from scorer import create_app, store
 from scorer.records import parse_hand
 from scorer.web import get_db
 from scorer.web.audit import encode_record
@@ -321,3 +321,24 @@ def test_odd_values_in_every_address_are_never_a_500(client: FlaskClient, world:
                 data = {"csrf_token": form_token(client), **FORM_DATA} if method == "POST" else None
                 with client.open(url, method=method, data=data) as response:
                     assert response.status_code < 500, f"{method} {url[:120]}: {response.status_code}"
+
+
+@pytest.mark.parametrize(("address", "mimetype", "message"), [
+    ("/m/{edit}/", "text/html", "Sorry: the app failed on our side."),
+    ("/m/{edit}/export.json", "application/json", "Something went wrong on our side."),
+    ("/m/{edit}/standings.json", "application/json", "Something went wrong on our side."),
+])
+def test_a_failure_is_an_apology_without_a_traceback(client: FlaskClient, world: World,
+                                                     monkeypatch: pytest.MonkeyPatch, address: str, mimetype: str,
+                                                     message: str) -> None:
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("secret detail of the server")
+
+    monkeypatch.setattr(store, "match_record", broken)
+    response = client.get(address.format(edit=world.edit))
+    assert response.status_code == 500
+    assert response.mimetype == mimetype
+    body = response.get_data(as_text=True)
+    assert message in body
+    assert "secret detail" not in body and "Traceback" not in body
+    check_headers(response, address)

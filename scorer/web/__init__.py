@@ -141,6 +141,11 @@ def _security_headers(response: Any) -> Any:
     return response
 
 
+def _wants_json() -> bool:
+    """Programs' addresses (the API, the .json files) get errors as JSON, people get a page."""
+    return request.path.startswith("/api/") or request.path.endswith(".json")
+
+
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
@@ -151,7 +156,7 @@ def _register_errors(app: Flask) -> None:
     def http_error(error: HTTPException) -> Any:
         """Every HTTP error as a page a player understands; JSON for the API."""
         code = error.code or 500
-        if request.path.startswith("/api/") or request.path.endswith(".json"):
+        if _wants_json():
             return {"error": error.name, "message": error.description}, code
         description = error.description if code == 403 else None
         return render_template("error.html", code=code, reason=None, description=description), code
@@ -160,7 +165,7 @@ def _register_errors(app: Flask) -> None:
     def unexpected(error: Exception) -> Any:
         """Never a traceback to the user: log it, answer 500 with an apology."""
         app.logger.exception("unhandled error")
-        if request.path.startswith("/api/"):
+        if _wants_json():
             return {"error": "Internal Server Error", "message": "Something went wrong on our side."}, 500
         return render_template("error.html", code=500, reason=None, description=None), 500
 
