@@ -13,15 +13,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import store
+from scorer import create_app, store
 from scorer.records import parse_hand
-from scorer.web import get_db
+from scorer.web import LANGUAGES, get_db
 from scorer.web.audit import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
 
@@ -140,9 +140,18 @@ class Walk:
     broken: list[str]
 
 
-@pytest.fixture()
-def walk(app: Flask, client: FlaskClient) -> Walk:
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    """One app for the module: the walk is made once and every test looks at it."""
+    folder = tmp_path_factory.mktemp("weight")
+    return create_app({"TESTING": True, "DATABASE": str(folder / "weight.sqlite"), "SECRET_KEY": "weight",
+                       "SERVER_NAME": HOST})
+
+
+@pytest.fixture(scope="module")
+def walk(site: Flask) -> Walk:
     """A 20-hand match with edited and deleted hands, every page of it weighed."""
+    app, client = site, site.test_client()
     edit, view = seed_match(app, 20)
     keys = hand_keys(app, edit)
     with app.app_context():
@@ -175,9 +184,9 @@ def html_endpoints(app: Flask) -> set[str]:
             and not r.rule.endswith((".json", ".pdf", ".csv"))}
 
 
-def test_the_walk_reaches_every_page(app: Flask, weighed: list[Weighed]) -> None:
+def test_the_walk_reaches_every_page(site: Flask, weighed: list[Weighed]) -> None:
     reached = {w.endpoint for w in weighed}
-    missing = html_endpoints(app) - reached
+    missing = html_endpoints(site) - reached
     assert not missing, f"pages no link leads to (or not 200): {sorted(missing)}"
     for endpoint in ("matches.home", "matches.new_match", "matches.match_page", "matches.share",
                      "hands.hand_page", "hands.new_hand", "history.hand_history", "history.deleted_hands"):
@@ -195,6 +204,32 @@ def test_every_page_weighs_at_most_40_kb(weighed: list[Weighed]) -> None:
     assert not heavy, "\n".join(report)
 
 
+def heaviest(weighed: list[Weighed]) -> dict[str, Weighed]:
+    """The heaviest page of each kind (endpoint)."""
+    by_endpoint: dict[str, Weighed] = {}
+    for w in weighed:
+        if w.endpoint not in by_endpoint or w.total > by_endpoint[w.endpoint].total:
+            by_endpoint[w.endpoint] = w
+    return by_endpoint
+
+
+def test_the_heaviest_pages_stay_light_in_every_language(site: Flask, weighed: list[Weighed]) -> None:
+    """Translations are longer or shorter than English: weigh each kind's heaviest page in each."""
+    client = site.test_client()
+    heavy = []
+    for w in heaviest(weighed).values():
+        parts = urlsplit(w.url)
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "lang"]
+        for language in LANGUAGES:
+            url = f"{parts.path}?{urlencode([*query, ('lang', language)])}"
+            with client.get(url) as response:
+                assert response.status_code == 200, url
+                size = len(response.get_data()) + sum(w.files.values())
+            if size > LIMIT:
+                heavy.append(f"{size / 1024:.1f} KB {url}")
+    assert not heavy
+
+
 def test_no_page_loads_anything_from_another_host(weighed: list[Weighed]) -> None:
     foreign = {w.url: w.foreign for w in weighed if w.foreign}
     assert not foreign
@@ -208,9 +243,5 @@ def test_every_entry_form_is_weighed(weighed: list[Weighed]) -> None:
 
 def test_the_heaviest_pages(weighed: list[Weighed]) -> None:
     """Not a check: the heaviest page of each kind, printed for a look with ``pytest -s``."""
-    by_endpoint: dict[str, Weighed] = {}
-    for w in weighed:
-        if w.endpoint not in by_endpoint or w.total > by_endpoint[w.endpoint].total:
-            by_endpoint[w.endpoint] = w
-    for w in sorted(by_endpoint.values(), key=lambda w: -w.total):
+    for w in sorted(heaviest(weighed).values(), key=lambda w: -w.total):
         print(f"{w.total / 1024:5.1f} KB  {w.endpoint:26} {w.url[:90]}")
