@@ -1,21 +1,502 @@
-"""Recording hands: counted points, captured cards, or the full record live."""
+"""Recording hands: counted points, captured cards, counting cards, or the full record live.
+
+Every entry goes through the core before it is stored: the form makes an
+in-match hand value, the core reads it (so only valid records are stored) and
+judges it. A record with errors is refused with the core's messages; one with
+violations (a revoke...) is saved only when the table confirms, because the table
+decides. The page carries how many hands (or which version) the phone saw, so a
+hand saved from another phone meanwhile is a 409 that keeps what was typed.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.datastructures import ImmutableMultiDict, MultiDict
+from werkzeug.exceptions import HTTPException
+
+from .. import store
+from ..cards import CODES, SUIT
+from ..errors import ScartoError
+from ..records import HandRecord, fraction_text, parse_hand
+from ..rulesets import find_ruleset
+from ..scoring import HandResult, score_hand
+from ..validation import ERROR, Problem, next_leader, validate
+from . import get_db
+from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
+from .labels import PROBLEM_LABELS, card_label, card_title
+from .matches import MatchView, load_match, match_view
 
 bp = Blueprint("hands", __name__)
 
+MAX_TRICKS_JSON = 40
+"""More tricks than any preset has, so a bad request is refused before it is read."""
 
-@bp.get("/m/<token>/hands/new/<form>")
+SUIT_CLASS = ("t", "c", "d", "b", "s", "m")
+"""CSS class suffix per suit number (trumps, cups, coins, batons, swords, the Fool)."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A stored hand as the table sees it: its number, dealer and scores."""
+
+    number: int
+    dealer: str
+    scores: list[tuple[str, str]]
+    problems: list[Problem]
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Why a submitted entry was not saved, for the page (or the JSON answer)."""
+
+    status: int
+    messages: list[str]
+    problems: tuple[Problem, ...] = ()
+    field: str | None = None
+    confirm: bool = False
+    conflict: Saved | None = None
+
+
+# --- pages --------------------------------------------------------------------------
+
+
+@bp.route("/m/<token>/hands/new/<form>", methods=["GET", "POST"])
 def new_hand(token: str, form: str) -> Any:
-    """Placeholder until the entry forms land."""
-    abort(501)
+    """Record the next hand: points, cards, honours or live (the dealer from the rotation)."""
+    if form not in FORMS:
+        abort(404)
+    view = match_view(token, edit=True)
+    entry = _form(FORMS[form], view)
+    if request.method == "GET":
+        entry.dealer.data = view.table.next_dealer
+        entry.expected_count.data = str(len(view.hands))
+        return _page(view, entry, None)
+    return _save(view, entry, None)
+
+
+@bp.route("/m/<token>/hands/<key>/edit", methods=["GET", "POST"])
+def edit_hand(token: str, key: str) -> Any:
+    """Change a recorded hand in the form it was recorded in (a new revision)."""
+    view = match_view(token, edit=True)
+    hand = _hand(view, key)
+    record = parse_hand(store.hand_record_data(view.row, hand.record))
+    entry = _form(FORMS[FORM_OF_BODY[record.form]], view)
+    if hand.deleted_at is not None:
+        return _hand_page(view, hand, status=409, notice=_(
+            "This hand is deleted: bring it back from its history before changing it."))
+    if request.method == "GET":
+        entry.fill(hand.record)
+        entry.version.data = str(hand.version)
+        return _page(view, entry, hand)
+    return _save(view, entry, hand)
 
 
 @bp.get("/m/<token>/hands/<key>/")
 def hand_page(token: str, key: str) -> Any:
-    """Placeholder until the hand page lands."""
-    abort(501)
+    """One hand: its scores, the count a player can check, its problems, the standings after it."""
+    view = match_view(token)
+    return _hand_page(view, _hand(view, key))
+
+
+@bp.post("/m/<token>/hands/live/check")
+def live_check(token: str) -> Any:
+    """Judge a hand still being played: problems provable so far, winners, whose turn, cards left."""
+    try:
+        row, _can_edit = load_match(token, edit=True)
+    except HTTPException as exc:  # live.js reads JSON: say it in JSON
+        message = exc.description if exc.code == 403 else _("There is no match at this address.")
+        return {"error": message}, exc.code or 404
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return {"error": _("The app sent something it cannot read: reload the page.")}, 400
+    players = tuple(row.players)
+    dealer = body.get("dealer")
+    if not isinstance(dealer, str) or dealer not in players:
+        return {"error": _("Choose who dealt this hand.")}, 400
+    try:
+        tricks = _json_tricks(body.get("tricks"), row)
+        record = parse_hand(store.hand_record_data(row, {"dealer": dealer,
+                                                         "tricks": [{"cards": t} for t in tricks]}))
+    except EntryError as exc:
+        return {"error": exc.message}, 400
+    except ScartoError as exc:
+        return {"error": _read_error(exc)}, 400
+    return live_state(record)
+
+
+# --- the entry forms ----------------------------------------------------------------
+
+
+def _form(cls: type[HandForm], view: MatchView) -> HandForm:
+    """The entry form for this match, read from the posted form or from live.js's JSON."""
+    formdata = _formdata() if request.method == "POST" else None
+    form = cls(formdata=formdata)
+    form.setup(view.record.players, view.record.ruleset)
+    form.unreadable = formdata is not None and "_bad" in formdata
+    return form
+
+
+def _formdata() -> Any:
+    """The posted fields; live.js posts the same fields as JSON (tricks as lists of codes)."""
+    if not request.is_json:
+        return request.form
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return MultiDict({"_bad": "1"})
+    fields: dict[str, str] = {}
+    for name, value in body.items():
+        if name == "tricks" and isinstance(value, list):
+            if all(isinstance(t, list) and all(isinstance(c, str) for c in t) for t in value):
+                fields[name] = tricks_to_text(value)
+            else:
+                fields["_bad"] = "1"
+        elif isinstance(value, bool):
+            fields[name] = "1" if value else ""
+        elif isinstance(value, (str, int)):
+            fields[name] = str(value)
+    return ImmutableMultiDict(fields)
+
+
+def _json_tricks(value: object, row: store.MatchRow) -> list[list[str]]:
+    """live.js's tricks: lists of card codes, or the tricks typed as text."""
+    rules = find_ruleset(row.settings.get("ruleset"))
+    if isinstance(value, str):
+        return tricks_from_text(value, rules)
+    if not isinstance(value, list) or len(value) > MAX_TRICKS_JSON or not all(
+            isinstance(t, list) and len(t) <= rules.players and all(isinstance(c, str) for c in t) for t in value):
+        raise EntryError("tricks", _("The app sent something it cannot read: reload the page."))
+    return [list(t) for t in value if t]
+
+
+def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
+    """Check the entry through the core and store it, or say why not (keeping what was typed)."""
+    outcome, data, result = _judge(view, form, hand)
+    if outcome is not None:
+        return _refused(view, form, hand, outcome)
+    assert data is not None and result is not None
+    db = get_db()
+    try:
+        if hand is None:
+            expected = form.int_field("expected_count")
+            saved = store.add_hand(db, view.row.id, data, expected_count=expected)
+        else:
+            saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"))
+    except store.Conflict as exc:
+        return _refused(view, form, hand, _conflict(view, form, hand, exc))
+    except EntryError as exc:
+        return _refused(view, form, hand, Outcome(400, [exc.message], field=exc.field))
+    except store.NotFound:
+        abort(404)
+    keys = [h.key for h in store.list_hands(db, view.row.id)]
+    number = keys.index(saved.key) + 1 if saved.key in keys else len(keys)
+    message = _saved_message(number, result, edited=hand is not None)
+    flash(message)
+    target = url_for("matches.match_page", token=view.token)
+    if request.is_json:
+        return {"saved": True, "url": target, "hand_url": url_for(".hand_page", token=view.token, key=saved.key),
+                "message": message}
+    return redirect(target)
+
+
+def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
+           ) -> tuple[Outcome | None, dict[str, Any] | None, HandResult | None]:
+    """The record the form describes, checked: (why not, None, None) or (None, record, result)."""
+    if form.unreadable:
+        return Outcome(400, [_("The app sent something it cannot read: reload the page.")]), None, None
+    if not form.validate():
+        messages = [f"{field.label.text}: {e}" if field.label.text else str(e)
+                    for field in form if field.errors for e in field.errors]
+        return Outcome(400, messages or [_("The form could not be read: reload the page.")]), None, None
+    try:
+        if hand is None and form.int_field("expected_count") is None:
+            raise EntryError("expected_count", _("The form was damaged in transit: reload the page and enter the "
+                                                 "hand again."))
+        if hand is not None and form.int_field("version") is None:
+            raise EntryError("version", _("The form was damaged in transit: reload the page and enter the "
+                                          "hand again."))
+        data = form.record_data()
+    except EntryError as exc:
+        return Outcome(400, [exc.message], field=exc.field), None, None
+    if hand is None:
+        data["recorded_at"] = store.now()
+    else:
+        data = {**{k: v for k, v in hand.record.items() if k in ("number", "recorded_at", "talon")}, **data}
+    try:
+        canonical = store.canonical_hand(view.row, data)
+    except ScartoError as exc:
+        return Outcome(400, [_read_error(exc)]), None, None
+    result = score_hand(parse_hand(store.hand_record_data(view.row, canonical)))
+    if any(p.severity == ERROR for p in result.problems):
+        return Outcome(400, [_("This hand cannot be saved: fix what is listed below.")], result.problems), None, None
+    if result.replay is not None:  # the full record: store who led each trick and the inferred discard
+        canonical = store.canonical_hand(view.row, _with_leaders(canonical, result))
+    if result.problems and not form.wants_save_anyway():
+        return Outcome(200, [_("The rules were broken in this hand. The table decides: save it marked, or "
+                               "correct it.")], result.problems, confirm=True), None, None
+    return None, canonical, result
+
+
+def _with_leaders(data: dict[str, Any], result: HandResult) -> dict[str, Any]:
+    replay = result.replay
+    assert replay is not None
+    players = result.record.players
+    return {
+        **data,
+        "discard": [CODES[c] for c in replay.discard],
+        "tricks": [{"leader": players[t.leader], "cards": [CODES[c] for c in t.cards]} for t in replay.tricks],
+    }
+
+
+def _conflict(view: MatchView, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
+    """Somebody saved first: say what is stored now and let this phone save its entry after all."""
+    hands = store.list_hands(get_db(), view.row.id)
+    saved = _saved(view.row, exc.current, hands) if exc.current is not None else None
+    if hand is None:
+        form.expected_count.data = str(len(hands))
+        text = _("Another phone saved a hand while you were entering this one. If yours is a different hand, "
+                 "save it now as hand %(n)s; if it is the same hand, it is already recorded: leave this page.",
+                 n=len(hands) + 1)
+    else:
+        if exc.current is not None:
+            form.version.data = str(exc.current.version)
+        text = _("This hand was changed from another phone while you were editing it. Save again to replace "
+                 "it with your version, or leave this page to keep what is saved.")
+    return Outcome(409, [text], conflict=saved)
+
+
+def _refused(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
+    if request.is_json:
+        body: dict[str, Any] = {"saved": False, "messages": outcome.messages, "confirm": outcome.confirm,
+                                "problems": [_problem_json(p) for p in outcome.problems]}
+        if outcome.status == 409:
+            body["conflict"] = _saved_json(outcome.conflict)
+            body["expected_count"] = form.expected_count.data
+            body["version"] = form.version.data
+        return body, outcome.status
+    return _page(view, form, hand, outcome)
+
+
+def _saved(row: store.MatchRow, hand: store.HandRow, hands: list[store.HandRow]) -> Saved:
+    keys = [h.key for h in hands]
+    number = keys.index(hand.key) + 1 if hand.key in keys else 0
+    result = score_hand(parse_hand(store.hand_record_data(row, hand.record)))
+    scores = [(p, fraction_text(s)) for p, s in result.scores().items()]
+    return Saved(number, hand.record.get("dealer", ""), scores, list(result.problems), hand.deleted_at is not None)
+
+
+def _saved_json(saved: Saved | None) -> dict[str, Any] | None:
+    if saved is None:
+        return None
+    return {"number": saved.number, "dealer": saved.dealer, "scores": saved.scores, "deleted": saved.deleted,
+            "problems": [str(PROBLEM_LABELS.get(p.code, p.code)) for p in saved.problems]}
+
+
+def _saved_message(number: int, result: HandResult, *, edited: bool) -> str:
+    scores = " · ".join(f"{p} {fraction_text(s)}" for p, s in result.scores().items())
+    if edited:
+        message = _("Hand %(n)s changed: %(scores)s.", n=number, scores=scores)
+    else:
+        message = _("Hand %(n)s saved: %(scores)s.", n=number, scores=scores)
+    if result.problems:
+        marked = ", ".join(_problem_short(p) for p in result.problems)
+        message += " " + _("Marked: %(problems)s.", problems=marked)
+    return message
+
+
+def _problem_short(problem: Problem) -> str:
+    label = str(PROBLEM_LABELS.get(problem.code, problem.code))
+    if problem.trick is not None:
+        return _("%(label)s in trick %(n)s", label=label, n=problem.trick)
+    return label
+
+
+def _read_error(exc: ScartoError) -> str:
+    """A core read error in words: the message, and where when it helps."""
+    return f"{exc.message} ({exc.where})" if exc.where else exc.message
+
+
+def _page(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
+    """The entry page for the form (with what went wrong, if anything)."""
+    rules = view.record.ruleset
+    keys = [h.key for h in view.hands]
+    if hand is None:
+        seen = (form.expected_count.data or "").strip()
+        number = (int(seen) if seen.isdigit() and len(seen) < 6 else len(keys)) + 1
+    else:
+        number = keys.index(hand.key) + 1 if hand.key in keys else 0
+    context: dict[str, Any] = {
+        "view": view, "form": form, "hand": hand, "rules": rules, "number": number, "outcome": outcome,
+        "problems": outcome.problems if outcome else (), "cards": _card_buttons(form),
+        "action": (url_for(".edit_hand", token=view.token, key=hand.key) if hand is not None
+                   else url_for(".new_hand", token=view.token, form=form.form_name)),
+    }
+    if isinstance(form, LiveForm):
+        context["config"] = _live_config(view, form, hand)
+        context["texts"] = live_texts()
+        template = "hand_live.html"
+    else:
+        template = "hand_form.html"
+    status = outcome.status if outcome else 200
+    return render_template(template, **context), status
+
+
+def _card_buttons(form: HandForm) -> list[dict[str, Any]]:
+    """The cards the page's grid shows, with their labels and the suit (for colour)."""
+    return [{"code": CODES[c], "label": card_label(c), "title": card_title(c), "suit": SUIT_CLASS[SUIT[c]]}
+            for c in form.grid()]
+
+
+def _live_config(view: MatchView, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
+    """What live.js needs, as data on the page (no inline script under our CSP)."""
+    rules = form.rules
+    try:
+        tricks = form.trick_list()
+    except EntryError:
+        tricks = []
+    return {
+        "check": url_for(".live_check", token=view.token),
+        "save": (url_for(".edit_hand", token=view.token, key=hand.key) if hand is not None
+                 else url_for(".new_hand", token=view.token, form="live")),
+        "match": url_for("matches.match_page", token=view.token),
+        "storage": f"scarto-live:{view.row.id}:{hand.key if hand is not None else 'new'}",
+        "players": list(view.record.players),
+        "tricks_total": rules.tricks,
+        "dealer": form.dealer.data,
+        "count": form.expected_count.data or "",
+        "version": form.version.data or "",
+        "entry": tricks,
+        "posted": request.method == "POST",
+        "edit": hand is not None,
+    }
+
+
+def live_texts() -> dict[str, str]:
+    """The sentences live.js shows, translated; it fills in the %(...)s placeholders itself."""
+    def js(text: str, *names: str) -> str:
+        return _(text, **{name: f"%({name})s" for name in names})
+
+    return {
+        "turn": js("Trick %(n)s: %(name)s to play", "n", "name"),
+        "leads": js("Trick %(n)s: %(name)s leads", "n", "name"),
+        "waiting": js("Trick %(n)s", "n"),
+        "wins": js("%(name)s wins", "name"),
+        "complete": js("All %(n)s tricks played.", "n"),
+        "discard": js("Dealer's discard (the cards not played): %(cards)s", "cards"),
+        "offline": _("Not checked yet: no connection. Your entry is kept on this phone."),
+        "restored": _("Your unsaved entry on this phone was brought back."),
+        "stale": _("This unfinished entry was started before another hand was saved. If it is that hand, "
+                   "start over; if not, save it and the app will say what was saved meanwhile."),
+        "start_over": _("Throw away the tricks entered and start over?"),
+        "saving": _("Saving…"),
+        "save_as": js("Save as hand %(n)s", "n"),
+        "not_saved": _("Not saved: no connection. Your entry is kept on this phone; try again."),
+        "saved_now": js("Now saved as hand %(n)s, dealt by %(dealer)s", "n", "dealer"),
+        "score": js("%(name)s: %(points)s card points, score %(score)s", "name", "points", "score"),
+        "undo_empty": _("Nothing to undo."),
+        "refused": js("The app refused this (error %(status)s): reload the page. Your entry is kept on this "
+                      "phone.", "status"),
+    }
+
+
+# --- the live check -----------------------------------------------------------------
+
+
+def live_state(record: HandRecord) -> dict[str, Any]:
+    """What the live page shows for a hand being played: problems, winners, whose turn, cards left."""
+    rules = record.ruleset
+    players = record.players
+    n = len(players)
+    tricks = record.tricks or ()
+    complete = len(tricks) == rules.tricks and all(len(t.cards) == n for t in tricks)
+    result = None
+    if complete:
+        result = score_hand(record)
+        problems, replay = result.problems, result.replay
+    else:
+        checked = validate(record, partial=True)
+        problems, replay = checked.problems, checked.replay
+    errors = any(p.severity == ERROR for p in problems)
+    played = {c for t in tricks for c in t.cards}
+    out: dict[str, Any] = {
+        "entered": [[CODES[c] for c in t.cards] for t in tricks],
+        "problems": [_problem_json(p) for p in problems],
+        "errors": errors,
+        "complete": complete,
+        "tricks": [],
+        "turn": None,
+        "leader": None,
+        "remaining": [CODES[c] for c in rules.pack_order if c not in played],
+        "discard": [],
+        "scores": None,
+        "can_save": complete and not errors,
+    }
+    if replay is None:
+        return out
+    out["tricks"] = [
+        {"number": t.number, "leader": players[t.leader], "players": [players[s] for s in t.seats],
+         "cards": [CODES[c] for c in t.cards], "winner": players[t.winner] if len(t.cards) == n else None}
+        for t in replay.tricks
+    ]
+    if not complete:
+        last = replay.tricks[-1] if replay.tricks else None
+        if last is not None and len(last.cards) < n:
+            leader, seat = last.leader, (last.leader + len(last.cards)) % n
+        else:
+            leader = seat = next_leader(record, replay)
+        out["turn"] = players[seat]
+        out["leader"] = players[leader]
+    elif result is not None and result.counts is not None:
+        out["discard"] = [CODES[c] for c in replay.discard]
+        out["scores"] = [{"name": c.name, "card_points": fraction_text(c.card_points), "score": fraction_text(c.score)}
+                         for c in result.counts]
+    return out
+
+
+def _problem_json(problem: Problem) -> dict[str, Any]:
+    out: dict[str, Any] = {"code": problem.code, "severity": problem.severity,
+                           "label": str(PROBLEM_LABELS.get(problem.code, problem.code)), "message": problem.message}
+    if problem.trick is not None:
+        out["trick"] = problem.trick
+    if problem.player is not None:
+        out["player"] = problem.player
+    if problem.card is not None:
+        out["card"] = CODES[problem.card]
+        out["card_label"] = card_label(problem.card)
+    if problem.proof_trick is not None:
+        out["proof_trick"] = problem.proof_trick
+    return out
+
+
+# --- the hand page ------------------------------------------------------------------
+
+
+def _hand(view: MatchView, key: str) -> store.HandRow:
+    try:
+        return store.get_hand(get_db(), view.row.id, key)
+    except store.NotFound:
+        abort(404)
+
+
+def _hand_page(view: MatchView, hand: store.HandRow, *, status: int = 200, notice: str | None = None) -> Any:
+    keys = [h.key for h in view.hands]
+    if hand.key in keys:
+        index = keys.index(hand.key)
+        result, line = view.results[index], view.table.lines[index]
+    else:  # a deleted hand: judged on its own, outside the standings
+        result, line = score_hand(parse_hand(store.hand_record_data(view.row, hand.record))), None
+    return render_template(
+        "hand_page.html", view=view, hand=hand, result=result, line=line, number=(keys.index(hand.key) + 1
+                                                                                   if line else None),
+        notice=notice, form_name=FORM_OF_BODY[result.record.form],
+    ), status
+
+
+@bp.context_processor
+def _words() -> dict[str, Any]:
+    """Names the hand templates need: problem labels and card codes."""
+    return {"problem_labels": PROBLEM_LABELS, "codes": CODES}
