@@ -174,17 +174,21 @@ _INDEX_OF_SUIT_CARD = {
 }
 
 
-def parse_index(text: object, where: str = "") -> int:
-    """Card index for a code or alias; ReadError naming the text and where it stands."""
+def parse_index(text: object, where: str = "", *, strict: bool = False) -> int:
+    """Card index for a code or alias; ReadError naming the text and where it stands.
+
+    ``strict`` accepts only RECORD.md's codes and aliases, as files must, not the names
+    the interface registered with :func:`register_aliases`.
+    """
     if not isinstance(text, str):
         raise ReadError(f"{text!r} is not a card code", where)
-    found = _lookup(text)
+    found = _lookup(text, strict)
     if found is None:
         raise ReadError(f"{text.strip()!r} is not a card", where)
     return found
 
 
-def _lookup(text: str) -> int | None:
+def _lookup(text: str, strict: bool = False) -> int | None:
     key = text.replace("\ufe0f", "").strip().upper()
     hit = _ALIASES.get(key)
     if hit is not None:
@@ -193,7 +197,7 @@ def _lookup(text: str) -> int | None:
         key = key[:-1] + _SYMBOL_SUITS[key[-1]]
     match = _SUIT_CARD.match(key)
     if not match:
-        return _extra_alias(key)
+        return None if strict else _extra_alias(key)
     rank = "1" if match.group(1) == "A" else match.group(1)
     return _INDEX_OF_SUIT_CARD[(rank, match.group(2))]
 

@@ -249,7 +249,7 @@ def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[int, ...]:
     try:
         cards = tuple([_CANONICAL[text] for text in value])
     except (KeyError, TypeError):  # an alias, or no card at all: the careful path
-        cards = tuple(parse_index(text, f"{where}[{i}]") for i, text in enumerate(value))
+        cards = tuple(parse_index(text, f"{where}[{i}]", strict=True) for i, text in enumerate(value))
     if not ruleset.pack.issuperset(cards):
         i, card = next((i, c) for i, c in enumerate(cards) if c not in ruleset.pack)
         raise ReadError(f"{CODES[card]} is not in the {ruleset.preset} pack", f"{where}[{i}]")

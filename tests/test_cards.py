@@ -7,6 +7,7 @@ import pytest
 from scorer import cards
 from scorer.cards import CARDS, CODES, SUIT_STRENGTH, VALUE, Card, card_name, parse_index, register_aliases
 from scorer.errors import ReadError
+from scorer.records import parse_hand
 
 
 def test_pack_order_and_codes() -> None:
@@ -107,3 +108,8 @@ def test_the_interface_may_register_more_names(monkeypatch: pytest.MonkeyPatch) 
     assert Card.parse("KS").code == "KS"
     with pytest.raises(ReadError):
         Card.parse("Fante di Coppe")
+    with pytest.raises(ReadError, match="'Cavallo di Coppe' is not a card"):  # files: RECORD.md's aliases only
+        parse_index("Cavallo di Coppe", strict=True)
+    data = {"players": ["A", "B", "C"], "dealer": "A", "captured": {"A": ["Cavallo di Coppe"], "B": [], "C": []}}
+    with pytest.raises(ReadError, match=r"^captured\.A\[0\]: 'Cavallo di Coppe' is not a card$"):
+        parse_hand(data)
