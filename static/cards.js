@@ -167,6 +167,10 @@
     areas.forEach(function (area) { area.addEventListener("change", function () { readAreas(); render(); }); });
     each(box.querySelectorAll("input[name=rest]"), function (r) { r.addEventListener("change", render); });
 
+    // a card the server found twice is marked where the player can see and fix it
+    each(box.querySelectorAll("#problems li[data-card]"), function (li) {
+      if (buttons[li.dataset.card]) buttons[li.dataset.card].classList.add("dup");
+    });
     readAreas();
     current = restSeat() === 0 ? 1 : 0;
     pick.hidden = false;

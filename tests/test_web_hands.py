@@ -586,3 +586,96 @@ def test_pages_stay_small(client: FlaskClient, app: Any) -> None:
                        (f"/m/{token}/hands/{key}/", ["app.css", "hands.css"])):
         size = len(client.get(url).data) + sum((Path(static) / name).stat().st_size for name in extra)
         assert size <= 40 * 1024, (url, size)
+
+
+def test_problems_are_shown_next_to_their_cause(client: FlaskClient) -> None:
+    token = start_match(client)
+    response = record(client, token, "honours", {"dealer": "Bruno", "cards_0": "KB", "rest": "2",
+                                                 "size_0": "20", "size_1": "20"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    sizes = page[page.index('id="sizes"'):]
+    assert 'id="size-problems"' in sizes and 'data-code="pile_sizes"' in sizes
+    response = record(client, token, "cards", {"dealer": "Bruno", "cards_0": "KB", "cards_1": "KB", "rest": "2"})
+    page = response.get_data(as_text=True)
+    entry = page[page.index('id="cards"'):page.index('id="grid"')]
+    assert 'data-code="duplicate_card"' in entry and 'data-card="KB"' in entry
+
+
+def test_a_deleted_hand_shows_as_deleted_and_cannot_be_edited(client: FlaskClient) -> None:
+    token = start_match(client)
+    record(client, token, "points", points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Anna"))
+    (key,) = hand_keys(client, token)
+    page = client.get(f"/m/{token}/hands/{key}/").get_data(as_text=True)
+    form = page[page.index('id="delete"'):]
+    version = re.search(r'name="version" value="(\d+)"', form)
+    assert version
+    from tests.webutil import csrf_token
+
+    response = client.post(f"/m/{token}/hands/{key}/delete",
+                           data={"csrf_token": csrf_token(form), "version": version.group(1)})
+    assert response.status_code in (302, 303)
+    assert export(client, token)["hands"] == []
+    response = client.get(f"/m/{token}/hands/{key}/")
+    assert response.status_code == 200
+    assert 'id="deleted"' in response.get_data(as_text=True) and 'id="edit"' not in response.get_data(as_text=True)
+    edit = client.get(f"/m/{token}/hands/{key}/edit")
+    assert edit.status_code == 409
+    assert "This hand is deleted: bring it back from its history before changing it." in text(edit)
+
+
+def test_ultimo_is_asked_only_when_the_switch_is_on(client: FlaskClient) -> None:
+    token = start_match(client)
+    page, _ = open_form(client, f"/m/{token}/hands/new/points")
+    assert 'id="ultimo"' not in page
+    token = start_match(client, ultimo="true")
+    page, _ = open_form(client, f"/m/{token}/hands/new/points")
+    assert 'id="ultimo"' in page
+    data = {**points_data({"Anna": 26, "Bruno": 26}, PLAYERS, "Anna"), "ultimo": "Bruno"}
+    assert record(client, token, "points", data).status_code == 302
+    assert export(client, token)["hands"][0]["ultimo"] == "Bruno"
+    assert _stored_scores(client, token, 1) == {"Anna": "-5/2", "Bruno": 5, "Carla": "-5/2"}
+    response = record(client, token, "points", {**data, "ultimo": "Zed"})
+    assert response.status_code == 400
+    assert "Choose who won the last trick with the Bagatto, or nobody." in text(response)
+
+
+def test_live_four_players(client: FlaskClient) -> None:
+    names = ("Anna", "Bruno", "Carla", "Dario")
+    hand = fixture("four-valid-1")
+    assert tuple(hand["players"]) == names
+    token = start_match(client, names, preset="four")
+    csrf = csrf_of(client, token)
+    tricks = [t["cards"] for t in hand["tricks"]]
+    state = check(client, token, csrf, hand["dealer"], tricks[:1] + [tricks[1][:2]]).get_json()
+    assert state["leader"] == hand["tricks"][1]["leader"] and len(state["tricks"][1]["players"]) == 2
+    state = check(client, token, csrf, hand["dealer"], tricks).get_json()
+    assert state["complete"] and state["can_save"] and len(state["discard"]) == 2
+    from fractions import Fraction
+
+    from scorer.records import fraction_text
+
+    assert {s["name"]: s["score"] for s in state["scores"]} == {  # shown as players write them: 19½, -6⅓
+        p["name"]: fraction_text(Fraction(p["score"])) for p in expected("four-valid-1")["players"]}
+    response = save_live(client, f"/m/{token}/hands/new/live", csrf,
+                         {"dealer": hand["dealer"], "tricks": tricks, "expected_count": "0"})
+    assert response.get_json()["saved"] is True
+    assert _stored_scores(client, token, 1) == _scores("four-valid-1")
+
+
+def test_edit_reopens_honours_prefilled(client: FlaskClient) -> None:
+    hand = fixture("classic-honours")
+    token = start_match(client)
+    record(client, token, "honours", {"dealer": "Bruno", "cards_0": " ".join(hand["honours"]["Anna"]),
+                                      "cards_1": " ".join(hand["honours"]["Bruno"]), "rest": "2",
+                                      "size_0": "21", "size_1": "22"})
+    (key,) = hand_keys(client, token)
+    page, fields = open_form(client, f"/m/{token}/hands/{key}/edit")
+    assert 'data-form="honours"' in page and 'value="35"' in page
+    assert " ".join(hand["honours"]["Anna"]) in page
+    response = client.post(f"/m/{token}/hands/{key}/edit", data={
+        **fields, "dealer": "Bruno", "cards_0": " ".join(hand["honours"]["Anna"]),
+        "cards_1": " ".join(hand["honours"]["Bruno"]), "cards_2": " ".join(hand["honours"]["Carla"]),
+        "rest": "2", "size_0": "24", "size_1": "22", "size_2": ""})
+    assert response.status_code == 302, text(response)
+    assert export(client, token)["hands"][0]["sizes"] == {"Anna": 24, "Bruno": 22, "Carla": 32}
