@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorer.web import MAX_UPLOAD_BYTES
 from tests.seed import dealt_by, match_file, seed_match
@@ -150,10 +152,16 @@ def _deep_key(key: str, depth: int) -> bytes:
     (_deep_key("title", 20), "application/json", 400, "title: must be text, not a list"),
     (b"{\"players\": [" + b"1" * 5000 + b"]}", "application/json", 400, "a number with too many digits"),
     (b"{\"players\": NaN}", "application/json", 400, "players: must be a list"),
+    (b'{"title": "\\ud800", "players": []}', "application/json", 400,
+     "body: '\\ud800' holds a lone surrogate escape; that is not text"),
+    (b'{"players": ["\\udc00x", "B", "C"]}', "application/json", 400, "holds a lone surrogate escape"),
+    (b'{"\\ud83d": 1}', "application/json", 400, "holds a lone surrogate escape"),
+    (b'{"title": "\\ud83c\\udccf", "players": []}', "application/json", 400, "0 players given"),
 ], ids=["text-plain", "form", "no-type", "multipart", "latin-1", "empty", "blank", "truncated", "utf-16-bytes",
         "utf-16",
         "latin-1-bytes", "list", "string", "number", "null", "empty-object", "hand-format", "deep-100000",
-        "deep-900-in-points", "deep-33", "deep-20", "huge-integer", "nan"])
+        "deep-900-in-points", "deep-33", "deep-20", "huge-integer", "nan", "surrogate", "surrogate-name",
+        "surrogate-key", "surrogate-pair-is-fine"])
 def test_bad_bodies_are_refused_with_a_message(client: FlaskClient, body: bytes, content_type: str, status: int,
                                                message: str) -> None:
     response = client.post("/api/matches", data=body, content_type=content_type or None)
@@ -228,3 +236,49 @@ def test_the_api_needs_no_csrf_token_but_only_takes_json(app: Flask, client: Fla
     assert client.post("/api/matches", data={"json": body}).status_code == 415
     assert client.post("/api/matches", data=body, content_type="text/plain").status_code == 415
     assert client.post("/api/matches", data=body, content_type="application/json").status_code == 201
+
+
+TEXT = st.characters(categories=["L", "N", "P", "Zs", "Cc", "Cs"])
+"""Letters, digits, punctuation, spaces, control characters and lone surrogates (JSON escapes them)."""
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(TEXT, max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(TEXT, max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value (dictionary keys and list positions)."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*prefix, index))
+    return found
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_damage_to_a_match_file_is_201_or_400_never_500(client: FlaskClient, data: st.DataObject) -> None:
+    """One value anywhere in a good match file replaced by any JSON value."""
+    match = match_file(3)
+    path = data.draw(st.sampled_from(_paths(match)[1:]))
+    replacement = data.draw(JSON_VALUES)
+    target = match
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = replacement
+    response = create(client, match)
+    assert response.status_code in (201, 400), (path, replacement, response.get_data(as_text=True)[:500])
+    assert response.mimetype == "application/json"
+    if response.status_code == 400:
+        assert response.get_json()["message"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=JSON_VALUES)
+def test_any_json_body_is_answered_with_json(client: FlaskClient, body: Any) -> None:
+    response = create(client, body)
+    assert response.status_code == 400 and response.get_json()["message"]

@@ -32,21 +32,37 @@ def refuse(status: int, error: str, message: str, **extra: Any) -> tuple[dict[st
     return {"error": error, "message": message, **extra}, status
 
 
-def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """Whether arrays and objects nest more than ``limit`` levels (checked without recursion)."""
+def check_value(value: Any, limit: int = MAX_DEPTH) -> None:
+    """Refuse what JSON allows but no match file holds: deep nesting, text that is not Unicode.
+
+    JSON may escape half of a surrogate pair (``"\\ud800"``); Python reads it into a
+    string that cannot be written as UTF-8, so it must be refused here, not fail later.
+    Checked without recursion.
+    """
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        if isinstance(item, str):
+            _text(item)
+            continue
         if isinstance(item, dict):
             children: Any = item.values()
+            for key in item:
+                _text(key)
         elif isinstance(item, list):
             children = item
         else:
             continue
         if depth > limit:
-            return True
+            raise ReadError(f"nested more than {limit} levels deep; a match file is not", "body")
         stack.extend((child, depth + 1) for child in children)
-    return False
+
+
+def _text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ReadError(f"{text[:40]!r} holds a lone surrogate escape; that is not text", "body") from exc
 
 
 def json_body() -> Any:
@@ -63,8 +79,7 @@ def json_body() -> Any:
     except UnicodeDecodeError as exc:
         raise ReadError("not UTF-8 text; send the JSON encoded as UTF-8", "body") from exc
     value = loads(text, "body")
-    if _too_deep(value):
-        raise ReadError(f"nested more than {MAX_DEPTH} levels deep; a match file is not", "body")
+    check_value(value)
     return value
 
 
