@@ -33,10 +33,12 @@ def _median(run) -> float:  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    app = create_app({"DATABASE": ":memory:", "SKIP_MIGRATIONS": True, "SECRET_KEY": "bench", "SERVER_NAME": "localhost"})
+    app = create_app({"DATABASE": ":memory:", "SKIP_MIGRATIONS": True, "SECRET_KEY": "bench",
+                      "SERVER_NAME": "localhost"})
     match = parse_match(points_match(12))
     static = str(ROOT / "static") + "/"
-    one_line = '<!doctype html><html><head><link rel="stylesheet" href="pdf.css"></head><body><p>Scarto</p></body></html>'
+    one_line = ('<!doctype html><html><head><link rel="stylesheet" href="pdf.css"></head>'
+                "<body><p>Scarto</p></body></html>")
     html_to_pdf(one_line, static)  # warm-up: imports, fonts
     match_sheet_pdf(match, app)
     floor = _median(lambda: html_to_pdf(one_line, static))

@@ -12,7 +12,7 @@ from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
 from ..records import MATCH_FORMAT
 from ..rulesets import PRESETS, SWITCH_VALUES
-from .labels import PRESET_DESCRIPTIONS, SETTLE_LABELS, SWITCH_LABELS, value_label
+from .labels import SETTLE_LABELS, SWITCH_LABELS, value_label
 
 AS_PRESET = ""
 MAX_PLAYERS = 4
