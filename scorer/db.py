@@ -79,7 +79,13 @@ def migrate(db: sqlite_utils.Database) -> int:
 
 
 def backup(db: sqlite_utils.Database, target: str | Path) -> None:
-    """Copy the live database with SQLite's online backup (safe while the app runs)."""
+    """Copy the live database with SQLite's online backup (safe while the app runs).
+
+    The target is replaced whole; it may not be the live database itself.
+    """
+    live = db.execute("PRAGMA database_list").fetchone()[2]
+    if live and Path(target).resolve() == Path(live).resolve():
+        raise ValueError(f"{target} is the live database itself; choose another file")
     dest = sqlite3.connect(str(target))
     try:
         db.conn.backup(dest)

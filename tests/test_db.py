@@ -6,6 +6,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlite_utils
@@ -157,3 +158,25 @@ def test_backup_command(runner: FlaskCliRunner, app: Flask, client: FlaskClient,
     assert dumps(store.match_data(copy, row)).encode() == exported
     assert copy.execute("SELECT COUNT(*) FROM revisions").fetchone()[0] == 5
     copy.conn.close()
+
+
+def test_backup_refuses_to_copy_onto_the_live_database(runner: FlaskCliRunner, app: Flask) -> None:
+    result = runner.invoke(args=["backup", app.config["DATABASE"]])
+    assert result.exit_code == 1
+    assert "No backup made:" in result.output and "is the live database itself" in result.output
+    db = sqlite_utils.Database(app.config["DATABASE"])
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.conn.close()
+
+
+@pytest.mark.parametrize("make", [
+    lambda path: path.write_text("not a database, a shopping list"),
+    lambda path: path.mkdir(),
+], ids=["text-file", "folder"])
+def test_backup_onto_something_that_is_not_a_database_is_refused(runner: FlaskCliRunner, tmp_path: Path,
+                                                                  make: Any) -> None:
+    target = tmp_path / "target"
+    make(target)
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 1
+    assert "No backup made:" in result.output and "Traceback" not in result.output

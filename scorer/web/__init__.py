@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +185,10 @@ def _register_commands(app: Flask) -> None:
     def backup(path: str) -> None:
         """Copy the live database to PATH with SQLite's online backup."""
         db = database.connect(app.config["DATABASE"])
-        database.backup(db, path)
-        db.conn.close()
+        try:
+            database.backup(db, path)
+        except (ValueError, sqlite3.Error) as exc:
+            raise click.ClickException(f"No backup made: {exc}.") from exc
+        finally:
+            db.conn.close()
         click.echo(f"Backed up to {path}.")
