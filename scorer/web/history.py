@@ -167,7 +167,7 @@ def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Ju
 def when(stamp: str) -> str:
     """A stored UTC time in the page's language and the app's time zone."""
     moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    return _("%(time)s (%(zone)s)", time=format_datetime(moment, "short"), zone=str(get_timezone()))
+    return str(_("%(time)s (%(zone)s)", time=format_datetime(moment, "short"), zone=str(get_timezone())))
 
 
 @bp.app_template_filter("local_time")
@@ -177,8 +177,8 @@ def _local_time(stamp: str) -> str:
 
 def _title(state: HandState) -> str:
     if state.deleted:
-        return _("History of a deleted hand (would be hand %(n)s)", n=state.number)
-    return _("History of hand %(n)s", n=state.number)
+        return str(_("History of a deleted hand (would be hand %(n)s)", n=state.number))
+    return str(_("History of hand %(n)s", n=state.number))
 
 
 def _history_page(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow, *,
