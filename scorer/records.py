@@ -107,7 +107,13 @@ class MatchRecord:
 def loads(text: str | bytes, where: str = "") -> Any:
     """JSON text to a value; ReadError that says where the JSON breaks."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        # JSON may escape half a surrogate pair ("\ud800"): Python reads it into a str that is
+        # not text and fails later when written; refuse it here, where the input is read.
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return value
+    except UnicodeEncodeError as exc:
+        raise ReadError("not text: holds an escaped lone surrogate (\\ud800-\\udfff)", where) from exc
     except UnicodeDecodeError as exc:
         raise ReadError("not UTF-8 text", where) from exc
     except json.JSONDecodeError as exc:
