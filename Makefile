@@ -45,8 +45,10 @@ lint: install
 	$(VENV)/bin/ruff check scorer tests bench
 	$(VENV)/bin/mypy
 
-bench: install
+bench: install debs
 	$(PY) bench/bench_engine.py
+	$(PY) bench/bench_web.py
+	$(PY) bench/bench_pdf.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
