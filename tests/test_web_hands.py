@@ -142,8 +142,8 @@ def test_cards_page_shows_the_rulesets_pack_only(client: FlaskClient) -> None:
     token = start_match(client)
     page, _ = open_form(client, f"/m/{token}/hands/new/cards")
     assert len(re.findall(r'data-card="', page)) == 78
-    assert 'data-card="KB" title="the King of Batons">K♣<' in page
-    assert 'data-card="T21" title="the World (XXI)">XXI<' in page
+    assert 'data-card="KB" title="King of Batons">K♣<' in page
+    assert 'data-card="T21" title="World (XXI)">XXI<' in page
     token = start_match(client, preset="piccolo")
     page, _ = open_form(client, f"/m/{token}/hands/new/cards")
     assert len(re.findall(r'data-card="', page)) == 42

@@ -347,8 +347,13 @@ def _page(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: 
 
 def _card_buttons(form: HandForm) -> list[dict[str, Any]]:
     """The cards the page's grid shows, with their labels and the suit (for colour)."""
-    return [{"code": CODES[c], "label": card_label(c), "title": card_title(c), "suit": SUIT_CLASS[SUIT[c]]}
+    return [{"code": CODES[c], "label": card_label(c), "title": _title(card_title(c)), "suit": SUIT_CLASS[SUIT[c]]}
             for c in form.grid()]
+
+
+def _title(name: str) -> str:
+    """A card's name as a button's tooltip: "King of Cups", not "the King of Cups"."""
+    return name[4:5].upper() + name[5:] if name.startswith("the ") else name[:1].upper() + name[1:]
 
 
 def _live_config(view: MatchView, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
