@@ -12,10 +12,12 @@ held at each moment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX, card_name
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX
+from .messages import render
 from .records import HandRecord
 from .rulesets import Ruleset
 
@@ -38,6 +40,10 @@ class Problem:
     proof_trick: int | None = None
     """For a breach found later: the trick in which the player showed the card that proves it."""
     proof_card: int | None = None
+    key: str = field(default="", compare=False)
+    """Which sentence of :data:`scorer.messages.TEMPLATES` tells the problem."""
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """The sentence's parameters (cards as indices), so it can be told in any language."""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``problems[]`` entry of ``scarto-result/1``; fields that don't apply are left out."""
@@ -50,6 +56,16 @@ class Problem:
             out["card"] = CODES[self.card]
         out["message"] = self.message
         return out
+
+
+def problem(code: str, severity: str, key: str, *, trick: int | None = None, player: str | None = None,
+            card: int | None = None, proof_trick: int | None = None, proof_card: int | None = None,
+            **text: Any) -> Problem:
+    """A problem with its English sentence, keeping the template key and parameters for translation."""
+    fields = {"trick": trick, "player": player, "card": card, "proof_trick": proof_trick, "proof_card": proof_card}
+    params = {name: value for name, value in fields.items() if value is not None} | text
+    return Problem(code, severity, render(key, params), trick, player, card, proof_trick, proof_card,
+                   key=key, params=params)
 
 
 @dataclass(frozen=True)
@@ -151,17 +167,11 @@ def _trick_shape(record: HandRecord, tricks: tuple[Any, ...], partial: bool) -> 
         bad += [i + 1 for i, t in enumerate(tricks) if len(t.cards) > n and i == len(tricks) - 1]
     problems = []
     if bad:
-        problems.append(Problem(
-            "trick_count", ERROR,
-            f"Trick {bad[0]} has {len(tricks[bad[0] - 1].cards)} cards; each trick has one card from each "
-            f"of the {n} players.",
-            trick=bad[0],
-        ))
+        problems.append(problem("trick_count", ERROR, "trick_count.cards", trick=bad[0],
+                                count=len(tricks[bad[0] - 1].cards), players=n))
     if len(tricks) > rules.tricks or (not partial and len(tricks) != rules.tricks):
-        problems.append(Problem(
-            "trick_count", ERROR,
-            f"The record has {len(tricks)} tricks; a {rules.preset} hand has {rules.tricks}.",
-        ))
+        problems.append(problem("trick_count", ERROR, "trick_count.tricks", count=len(tricks),
+                                preset=rules.preset, tricks=rules.tricks))
     return problems
 
 
@@ -194,8 +204,7 @@ def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool)
                 twice.append(card)
             seen |= bit
     problems = [
-        Problem("duplicate_card", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) appears twice in the record.", card=c)
-        for c in dict.fromkeys(twice)
+        problem("duplicate_card", ERROR, "duplicate_card", card=c) for c in dict.fromkeys(twice)
     ]
     if partial:
         return problems
@@ -203,19 +212,13 @@ def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool)
     if discard is None:
         count = bin(missing).count("1")
         if count != rules.talon:
-            problems.append(Problem(
-                "card_count", ERROR,
-                f"{count} cards of the pack appear in no trick; only the dealer's {rules.talon} discards "
-                "may be missing from the tricks.",
-            ))
+            problems.append(problem("card_count", ERROR, "card_count.unplayed", count=count, talon=rules.talon))
     else:
         if len(discard) != rules.talon:
-            problems.append(Problem(
-                "card_count", ERROR,
-                f"The discard has {len(discard)} cards; the dealer discards exactly {rules.talon}.",
-            ))
+            problems.append(problem("card_count", ERROR, "card_count.discard_size", count=len(discard),
+                                    talon=rules.talon))
         problems += [
-            Problem("card_count", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) is missing from the record.", card=c)
+            problem("card_count", ERROR, "card_count.missing", card=c)
             for c in rules.pack_order if missing >> c & 1
         ]
     return problems
@@ -236,12 +239,10 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool,
     played: list[PlayedTrick] = []
     for number, trick in enumerate(record.tricks or (), start=1):
         if trick.leader is not None and trick.leader != players[leader]:
-            why = "the first lead" if number == 1 else f"the winner of trick {number - 1}"
-            return Replay((), (), False), Problem(
-                "wrong_leader", ERROR,
-                f"Trick {number} is recorded as led by {trick.leader}, but {players[leader]} must lead it "
-                f"({why}).",
-                trick=number, player=trick.leader,
+            key = "wrong_leader.first" if number == 1 else "wrong_leader.winner"
+            return Replay((), (), False), problem(
+                "wrong_leader", ERROR, key, trick=number, player=trick.leader, leader=players[leader],
+                previous=number - 1,
             )
         cards = trick.cards
         seats = seating[leader] if len(cards) == n else seating[leader][:len(cards)]
@@ -301,33 +302,25 @@ def _discard_problems(record: HandRecord, replay: Replay) -> list[Problem]:
     held = kept | frozenset(replay.discard)
     forbidden = record.ruleset.forbidden_discards(held, kept)
     return [
-        Problem(
-            "illegal_discard", VIOLATION,
-            f"{record.dealer} (dealer) discarded {card_name(c)}: {_discard_reason(c, record.ruleset)}",
-            player=record.dealer, card=c,
-        )
+        problem("illegal_discard", VIOLATION, _discard_reason(c, record.ruleset), player=record.dealer, card=c)
         for c in replay.discard if c in forbidden
     ]
 
 
 def _discard_reason(card: int, rules: Ruleset) -> str:
+    """The sentence that says why this card may not be discarded under these rules."""
     if RANK[card] == "K":
-        return "a King may never be discarded."
+        return "illegal_discard.king"
     if card == ANGEL_INDEX:
-        return "the Angel (XX) may never be discarded."
+        return "illegal_discard.angel"
     if card == WORLD_INDEX:
-        return "under these rules the World (XXI) may not be discarded."
+        return "illegal_discard.world"
     if card == FOOL_INDEX:
-        if rules.discard == "saari":
-            return "the Fool may be discarded only by a dealer who holds no trump at all."
-        return "the Fool may not be discarded."
+        return "illegal_discard.fool_holding_trump" if rules.discard == "saari" else "illegal_discard.fool"
     if card == BAGATTO_INDEX:
-        if rules.discard == "saari":
-            return "under these rules the Bagatto may never be discarded."
-        if rules.discard == "classic":
-            return "the Bagatto may be discarded only when the dealer keeps no other trump and not the Fool."
-        return "the Bagatto may be discarded only when the dealer keeps no other trump."
-    return "this card may not be discarded."
+        return {"saari": "illegal_discard.bagatto_never", "classic": "illegal_discard.bagatto_classic"}.get(
+            rules.discard, "illegal_discard.bagatto_rulesheet")
+    raise AssertionError(f"{CODES[card]} is never forbidden")
 
 
 def _play_problems(record: HandRecord, replay: Replay, walk: _Walk | None = None) -> list[Problem]:
@@ -390,17 +383,12 @@ def _breach(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int, c
     proof = _later_card(replay, trick.number, seat, lambda c: SUIT[c] == suit)
     assert proof is not None, "a held card is always played later"
     proof_trick, proof_card = proof
-    shown = f"{name} plays {card_name(proof_card)} in trick {proof_trick}"
     if code == "revoke":
-        lead = "a trump lead" if suit == TRUMP else f"a {_suit_word(suit)} lead"
-        held = "a trump" if suit == TRUMP else f"a card of {_suit_word(suit)}"
-        message = (f"Trick {trick.number}: {name} played {card_name(card)} to {lead} while holding "
-                   f"{held} ({shown}).")
+        key, led = ("revoke.trump" if suit == TRUMP else "revoke.suit"), suit
     else:
-        message = (f"Trick {trick.number}: {name} had no {_suit_word(trick.led_suit or 0)} but played "
-                   f"{card_name(card)} instead of a trump while holding one ({shown}).")
-    return Problem(code, VIOLATION, message, trick=trick.number, player=name, card=card,
-                   proof_trick=proof_trick, proof_card=proof_card)
+        key, led = "failed_to_trump", trick.led_suit or 0
+    return problem(code, VIOLATION, key, trick=trick.number, player=name, card=card,
+                   proof_trick=proof_trick, proof_card=proof_card, suit=led)
 
 
 def _overtrump(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int, card: int,
@@ -411,20 +399,8 @@ def _overtrump(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int
         return []
     name = record.players[seat]
     proof_trick, proof_card = proof
-    return [Problem(
-        "failed_to_overtrump", VIOLATION,
-        f"Trick {trick.number}: {name} played {card_name(card)}, lower than the trump already in the trick, "
-        f"while holding a higher trump ({name} plays {card_name(proof_card)} in trick {proof_trick}).",
-        trick=trick.number, player=name, card=card, proof_trick=proof_trick, proof_card=proof_card,
-    )]
-
-
-def _suit_word(suit: int) -> str:
-    return {0: "trumps", 1: "Cups", 2: "Coins", 3: "Batons", 4: "Swords"}[suit]
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    return [problem("failed_to_overtrump", VIOLATION, "failed_to_overtrump", trick=trick.number, player=name,
+                    card=card, proof_trick=proof_trick, proof_card=proof_card)]
 
 
 # --- captured piles and counting cards ----------------------------------------
@@ -445,11 +421,8 @@ def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> P
     rules, n = record.ruleset, len(record.players)
     dealer = record.players.index(record.dealer)
     if sizes[dealer] < rules.talon:
-        return Problem(
-            "pile_sizes", ERROR,
-            f"{record.dealer}'s pile has {sizes[dealer]} cards, fewer than the {rules.talon} the dealer "
-            "discarded into it.",
-        )
+        return problem("pile_sizes", ERROR, "pile_sizes.dealer", name=record.dealer, size=sizes[dealer],
+                       talon=rules.talon)
     rest = [(s - (rules.talon if i == dealer else 0)) % n for i, s in enumerate(sizes)]
     if not any(rest):
         return PileShape(fool_seat, None, False)
@@ -460,11 +433,7 @@ def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> P
             alone = sizes[fool_seat] == 1 and fool_seat != dealer
             return PileShape(fool_seat, other, rules.fool_forfeit and alone)
     shown = ", ".join(f"{p} {s}" for p, s in zip(record.players, sizes, strict=True))
-    return Problem(
-        "pile_sizes", ERROR,
-        f"No legal hand leaves piles of these sizes ({shown}): apart from the dealer's discards and the "
-        f"Fool's exchange, every pile holds whole tricks of {n} cards.",
-    )
+    return problem("pile_sizes", ERROR, "pile_sizes.shape", sizes=shown, players=n)
 
 
 def _check_captured(record: HandRecord) -> list[Problem]:
@@ -482,13 +451,11 @@ def _pack_once(record: HandRecord, cards: list[int], expected: tuple[int, ...] |
     for c in cards:
         seen[c] = seen.get(c, 0) + 1
     problems = [
-        Problem("duplicate_card", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) appears twice in the record.", card=c)
-        for c, k in seen.items() if k > 1
+        problem("duplicate_card", ERROR, "duplicate_card", card=c) for c, k in seen.items() if k > 1
     ]
     for c in expected if expected is not None else record.ruleset.pack_order:
         if c not in seen:
-            problems.append(Problem(
-                "card_count", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) is in no pile.", card=c))
+            problems.append(problem("card_count", ERROR, "card_count.no_pile", card=c))
     return problems
 
 
@@ -504,23 +471,16 @@ def _check_honours(record: HandRecord) -> list[Problem]:
     listed = [c for p in record.players for c in honours[p]]
     problems = _pack_once(record, listed, counting_cards(rules))
     problems += [
-        Problem("card_count", ERROR, f"{_cap(card_name(c))} ({CODES[c]}) is not a counting card; list only "
-                "Kings, Queens, Cavaliers, Jacks, the Bagatto, the Angel and the Fool.", card=c)
-        for c in listed if VALUE[c] == 1
+        problem("card_count", ERROR, "card_count.not_counting", card=c) for c in listed if VALUE[c] == 1
     ]
     total = sum(sizes.values())
     if total != rules.pack_size:
-        problems.append(Problem(
-            "card_count", ERROR,
-            f"The pile sizes add up to {total} cards; the pack has {rules.pack_size}.",
-        ))
+        problems.append(problem("card_count", ERROR, "card_count.sizes_total", total=total, pack=rules.pack_size))
     short = [p for p in record.players if sizes[p] < len(honours[p])]
     if short:
         p = short[0]
-        problems.append(Problem(
-            "pile_sizes", ERROR,
-            f"{p}'s pile is given {sizes[p]} cards but holds {len(honours[p])} counting cards.",
-        ))
+        problems.append(problem("pile_sizes", ERROR, "pile_sizes.honours", name=p, size=sizes[p],
+                                count=len(honours[p])))
     if problems:
         return problems
     fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in honours[p]), None)
@@ -534,12 +494,4 @@ def _check_points(record: HandRecord) -> list[Problem]:
     deck = record.ruleset.deck_total
     if total == deck:
         return []
-    return [Problem(
-        "points_total", ERROR,
-        f"The counted points add up to {_show(total)}; the {record.ruleset.preset} pack counts "
-        f"{_show(deck)} in all. Recount the piles.",
-    )]
-
-
-def _show(value: Any) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return [problem("points_total", ERROR, "points_total", total=total, preset=record.ruleset.preset, deck=deck)]
