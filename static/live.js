@@ -309,6 +309,11 @@
   grid.hidden = false;
   $("as-text").open = false;
   if (kept === null || cfg.posted) persist();
-  render();
-  check();
+  if (cfg.posted && !state.tricks.length && text.value.trim()) {  // typed tricks the server could not read
+    render(true);
+    check(text.value);
+  } else {
+    render();
+    check();
+  }
 }());
