@@ -104,10 +104,13 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
     hands = data.pop("hands")
     stamp = now()
     with db.atomic():
-        match_id = db["matches"].insert({
-            "edit_token": new_token(), "view_token": new_token(),
-            "settings": json.dumps(data, ensure_ascii=False), "created_at": stamp, "updated_at": stamp,
-        }).last_pk
+        # the transaction's first statement is the write: sqlite-utils' insert reads the schema first, and a
+        # transaction that has read cannot wait for the write lock (SQLITE_BUSY at once under concurrent writes)
+        match_id = db.execute(
+            "INSERT INTO matches (edit_token, view_token, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            [new_token(), new_token(), json.dumps(data, ensure_ascii=False), stamp, stamp],
+        ).lastrowid
+        assert match_id is not None
         for position, hand in enumerate(hands, start=1):
             _insert_hand(db, int(match_id), position, hand, stamp)
     return get_match(db, int(match_id))
