@@ -1,0 +1,521 @@
+"""Load: many phones at once against the real server, then a count of what was stored.
+
+The server is started as ``make run`` starts it (``flask --app scorer init-db``,
+then ``python -m scorer.serve``: waitress, 8 threads) on a free port of
+127.0.0.1 with a database in a temporary folder. Then, for ``--seconds``:
+
+- ``--clients`` phones each play out matches of their own, as a phone does: start a
+  match (the form at /new, or POST /api/matches), record hands in every form
+  through the real entry pages with their CSRF tokens (counted points, captured
+  cards, counting cards with pile sizes, the full record typed or sent by live.js
+  as JSON after a live check or two), each a legal hand of the match's preset
+  made by ``scorer/simulation.py``; after each save the match page, and now and
+  then standings.json;
+- ``--shared`` phones record into one shared match as fast as they can. Two of them
+  saving "hand N" at the same moment is a 409 (the app's answer: somebody saved
+  first), counted apart from errors; that phone re-reads the page and saves its
+  hand as the next one.
+
+Every hand carries a unique note. Afterwards the database is read: every
+acknowledged save (a 302, or live.js's ``{"saved": true}``) must be stored
+exactly once, no match may hold a hand that was not acknowledged, each match's
+export.json must list as many hands, and every hand must have its one revision.
+Errors (5xx, connection failures, unexpected statuses, a traceback in a body)
+must be 0.
+
+Standard library only on the client side (http.client, threads). Run:
+``.venv/bin/python bench/load.py`` (``--write`` records the figures in
+bench/RESULTS.md under "## Load").
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scorer.cards import CODES  # noqa: E402
+from scorer.records import HandRecord, fraction_text  # noqa: E402
+from scorer.rulesets import PRESETS, Ruleset  # noqa: E402
+from scorer.simulation import NAMES, captured_form, card_points, honours_form, simulate_hand  # noqa: E402
+from tests.serverutil import Answer, Client, Server, csrf_token, hidden  # noqa: E402
+
+RESULTS = ROOT / "bench" / "RESULTS.md"
+COMMAND = ".venv/bin/python bench/load.py --write"
+FORMS = ("points", "cards", "honours", "live", "live-json")
+"""How hands are entered, in turn: the four entry pages, and the live page saving through live.js."""
+SHARED_FORMS = ("points", "points", "cards", "honours")
+"""The shared match races on the quick forms (the full record is exercised by the other phones)."""
+
+
+# --- what was seen ---------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Everything the phones saw, shared by their threads."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    statuses: Counter[int] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+    conflicts: int = 0
+    acknowledged: dict[str, list[str]] = field(default_factory=dict)
+    """Edit token -> the notes of the hands whose save was acknowledged, in order."""
+    matches_created: int = 0
+
+    def seen(self, kind: str, answer: Answer) -> None:
+        with self.lock:
+            self.latencies.setdefault(kind, []).append(answer.seconds)
+            self.statuses[answer.status] += 1
+
+    def error(self, text: str) -> None:
+        with self.lock:
+            self.errors.append(text)
+
+    def ack(self, token: str, note: str) -> None:
+        with self.lock:
+            self.acknowledged.setdefault(token, []).append(note)
+
+    def new_match(self, token: str) -> None:
+        with self.lock:
+            self.acknowledged.setdefault(token, [])
+            self.matches_created += 1
+
+
+class Stop(Exception):
+    """This phone hit an error: the error is tallied, the phone starts over (or ends)."""
+
+
+@dataclass
+class Phone:
+    """One client: its connection and cookies, its dice, and where it reports."""
+
+    number: int
+    client: Client
+    rng: random.Random
+    tally: Tally
+    deadline: float
+    saves: int = 0
+
+    def call(self, kind: str, send: Callable[[], Answer], expect: tuple[int, ...]) -> Answer:
+        """One request, timed; anything but an expected status (or a traceback) is an error."""
+        try:
+            answer = send()
+        except ConnectionError as exc:
+            self.tally.error(f"phone {self.number}, {kind}: connection failed: {exc}")
+            raise Stop from exc
+        self.tally.seen(kind, answer)
+        if answer.status not in expect:
+            self.tally.error(f"phone {self.number}, {kind}: status {answer.status}: {answer.text[:300]!r}")
+            raise Stop
+        if "Traceback" in answer.text or 'File "' in answer.text:
+            self.tally.error(f"phone {self.number}, {kind}: a traceback in the answer")
+            raise Stop
+        return answer
+
+    def note(self) -> str:
+        self.saves += 1
+        return f"load phone {self.number} save {self.saves}"
+
+    def running(self) -> bool:
+        return time.monotonic() < self.deadline
+
+    # --- matches -----------------------------------------------------------------
+
+    def start_match(self, preset: str) -> str:
+        """A new match of the preset, through the form or the JSON interface; its edit token."""
+        rules = PRESETS[preset]
+        players = list(NAMES[:rules.players])
+        if self.rng.random() < 0.5:
+            page = self.call("GET /new", lambda: self.client.get("/new"), (200,))
+            fields = {"csrf_token": csrf_token(page.text) or "", "preset": preset, "first_dealer": "1",
+                      "end_kind": "hands", "end_hands": str(2 * rules.players), "settle": "per_point",
+                      "stake": "0.10", "currency": "EUR", "title": f"Load {self.number}"}
+            fields.update({f"player_{i}": name for i, name in enumerate(players, start=1)})
+            answer = self.call("POST /new", lambda: self.client.post_form("/new", fields), (302,))
+            token = answer.location.strip("/").split("/")[-1]
+            self.call("GET match page", lambda: self.client.get(answer.location), (200,))
+        else:
+            body = {"format": "scarto-match/1", "title": f"Load {self.number}", "ruleset": preset,
+                    "players": players, "first_dealer": players[0], "end": {"hands": 2 * rules.players},
+                    "hands": []}
+            answer = self.call("POST /api/matches", lambda: self.client.post_json("/api/matches", body), (201,))
+            token = answer.json()["edit_url"].rstrip("/").split("/")[-1]
+        self.tally.new_match(token)
+        return token
+
+    # --- hands -------------------------------------------------------------------
+
+    def open_entry(self, token: str, form: str) -> dict[str, str]:
+        """GET an entry page: the hidden fields a browser posts back."""
+        url = f"/m/{token}/hands/new/{form}"
+        page = self.call(f"GET entry page ({form})", lambda: self.client.get(url), (200,)).text
+        return {"csrf_token": csrf_token(page) or "", "expected_count": hidden(page, "expected_count") or "",
+                "version": "", "save_anyway": ""}
+
+    def record(self, token: str, rules: Ruleset, form: str, *, shared: bool = False) -> None:
+        """Enter one simulated hand; on a 409 re-read and save it as the next hand."""
+        hand = simulate_hand(rules, self.rng)
+        note = self.note()
+        page_form = "live" if form == "live-json" else form
+        while True:
+            hidden_fields = self.open_entry(token, page_form)
+            if form == "live-json":
+                saved = self.save_live_json(token, hand, note, hidden_fields)
+            else:
+                saved = self.save_form(token, form, hand, note, hidden_fields, conflicts=shared)
+            if saved:
+                self.tally.ack(token, note)
+                return
+            with self.tally.lock:
+                self.tally.conflicts += 1
+            if not self.running():
+                return
+
+    def save_form(self, token: str, form: str, hand: HandRecord, note: str, fields: dict[str, str], *,
+                  conflicts: bool) -> bool:
+        """POST an entry form; True when saved (302), False on a 409 (somebody saved first)."""
+        fields = {**fields, "dealer": hand.dealer, "notes": note, **entry_fields(form, hand, self.rng)}
+        url = f"/m/{token}/hands/new/{form}"
+        answer = self.call(f"POST hand ({form})", lambda: self.client.post_form(url, fields),
+                           (302, 409) if conflicts else (302,))
+        if answer.status == 409:
+            return False
+        self.call("GET match page", lambda: self.client.get(answer.location), (200,))
+        return True
+
+    def save_live_json(self, token: str, hand: HandRecord, note: str, fields: dict[str, str]) -> bool:
+        """What live.js does: a live check after some tricks, then the save as JSON."""
+        tricks = [[CODES[c] for c in t.cards] for t in hand.tricks or ()]
+        headers = {"X-CSRFToken": fields["csrf_token"], "Accept": "application/json"}
+        for upto in sorted({self.rng.randrange(1, len(tricks)), len(tricks)}):
+            check = {"dealer": hand.dealer, "tricks": tricks[:upto]}
+            answer = self.call("POST live check", lambda c=check: self.client.post_json(
+                f"/m/{token}/hands/live/check", c, headers), (200,))
+            if answer.json().get("errors"):
+                self.tally.error(f"phone {self.number}: a simulated legal hand has errors: {answer.text[:300]}")
+                raise Stop
+        body = {"dealer": hand.dealer, "tricks": tricks, "expected_count": fields["expected_count"], "notes": note}
+        url = f"/m/{token}/hands/new/live"
+        answer = self.call("POST hand (live JSON)", lambda: self.client.post_json(url, body, headers), (200,))
+        if answer.json().get("saved") is not True:
+            self.tally.error(f"phone {self.number}: live save not saved: {answer.text[:300]}")
+            raise Stop
+        return True
+
+    def read_standings(self, token: str) -> None:
+        answer = self.call("GET standings.json", lambda: self.client.get(f"/m/{token}/standings.json"), (200,))
+        answer.json()
+
+    # --- the two kinds of phone ----------------------------------------------------
+
+    def play_own(self) -> None:
+        """Start matches and play them out, every record form in turn, until time is up."""
+        turn = self.number
+        while self.running():
+            try:
+                preset = self.rng.choice(list(PRESETS))
+                rules = PRESETS[preset]
+                token = self.start_match(preset)
+                for _ in range(self.rng.randint(3, 2 * rules.players + 2)):
+                    if not self.running():
+                        break
+                    self.record(token, rules, FORMS[turn % len(FORMS)])
+                    turn += 1
+                    if self.rng.random() < 0.3:
+                        self.read_standings(token)
+            except Stop:
+                self.client.close()
+
+    def play_shared(self, token: str) -> None:
+        """Record into the shared match as fast as possible; a 409 is re-read and saved as the next hand."""
+        rules = PRESETS["classic"]
+        while self.running():
+            try:
+                self.record(token, rules, self.rng.choice(SHARED_FORMS), shared=True)
+                if self.rng.random() < 0.2:
+                    self.read_standings(token)
+            except Stop:
+                self.client.close()
+
+
+def entry_fields(form: str, hand: HandRecord, rng: random.Random) -> dict[str, str]:
+    """The fields of an entry page filled in for a hand, as a player would (one value left blank now and then)."""
+    n = len(hand.players)
+    if form == "points":
+        points = card_points(hand)
+        texts = [fraction_text(points[p]) if rng.random() < 0.5 else str(points[p]) for p in hand.players]
+        if rng.random() < 0.5:  # the last one fills itself in
+            texts[rng.randrange(n)] = ""
+        return {f"points_{i}": t for i, t in enumerate(texts)}
+    if form == "cards":
+        piles = captured_form(hand, exchanged=rng.random() < 0.5).captured or {}
+        return {"rest": str(n - 1), **{f"cards_{i}": " ".join(CODES[c] for c in piles[p])
+                                       for i, p in enumerate(hand.players)}}
+    if form == "honours":
+        derived = honours_form(hand, exchanged=rng.random() < 0.5)
+        fields = {"rest": str(n - 1)}
+        for i, p in enumerate(hand.players):
+            fields[f"cards_{i}"] = " ".join(CODES[c] for c in (derived.honours or {})[p])
+            fields[f"size_{i}"] = str((derived.sizes or {})[p])
+        return fields
+    assert form == "live"
+    return {"tricks": "\n".join(f"{k}. " + " ".join(CODES[c] for c in t.cards)
+                                for k, t in enumerate(hand.tricks or (), start=1))}
+
+
+# --- a run -----------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    """The figures of a run and what the check of the stored hands found."""
+
+    clients: int
+    shared: int
+    seconds: float
+    wall: float
+    requests: int
+    median_ms: float
+    p99_ms: float
+    errors: list[str]
+    conflicts: int
+    acknowledged: int
+    matches: int
+    shared_hands: int
+    problems: list[str]
+    """Differences between what was acknowledged and what is stored (must be empty)."""
+    kinds: dict[str, tuple[int, float, float]]
+    """Per kind of request: count, median ms, p99 ms."""
+    statuses: dict[int, int]
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / self.wall if self.wall else 0.0
+
+    def summary(self) -> str:
+        lines = [
+            f"{self.clients} phones with their own matches + {self.shared} on one shared match, "
+            f"{self.seconds:g} s (wall {self.wall:.1f} s)",
+            f"requests: {self.requests} ({self.per_second:.1f}/s); median {self.median_ms:.1f} ms, "
+            f"p99 {self.p99_ms:.1f} ms",
+            f"statuses: {dict(sorted(self.statuses.items()))}",
+            f"hands saved (acknowledged): {self.acknowledged} in {self.matches} matches; "
+            f"shared match: {self.shared_hands} hands, {self.conflicts} conflicts (409)",
+            f"errors: {len(self.errors)}; stored-exactly-once problems: {len(self.problems)}",
+        ]
+        for kind, (count, median, p99) in sorted(self.kinds.items()):
+            lines.append(f"  {kind:<28} {count:>6}  median {median:7.1f} ms  p99 {p99:7.1f} ms")
+        lines += [f"ERROR: {e}" for e in self.errors[:20]]
+        lines += [f"STORED: {p}" for p in self.problems[:20]]
+        return "\n".join(lines)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    rank = max(1, min(len(ordered), round(fraction * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def run(clients: int = 50, shared: int = 10, seconds: float = 60.0, *, seed: int = 1, folder: Path | None = None,
+        threads: int = 8) -> Report:
+    """Start the server, run the phones, stop it, and check the database against what was acknowledged."""
+    with tempfile.TemporaryDirectory(prefix="scarto-load-") as scratch:
+        base = Path(folder or scratch)
+        server = Server(base / "load.sqlite", threads=threads)
+        server.start()
+        tally = Tally()
+        try:
+            shared_token = ""
+            if shared:
+                starter = Phone(-1, Client(server.port), random.Random(seed), tally, time.monotonic() + 60)
+                shared_token = starter.start_match("classic")
+                starter.client.close()
+            deadline = time.monotonic() + seconds
+            phones = [Phone(i, Client(server.port), random.Random(seed * 1000 + i), tally, deadline)
+                      for i in range(clients + shared)]
+            workers = [threading.Thread(target=phone.play_own if i < clients else phone.play_shared,
+                                        args=() if i < clients else (shared_token,), daemon=True)
+                       for i, phone in enumerate(phones)]
+            began = time.monotonic()
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join(seconds + 120)
+                if worker.is_alive():
+                    tally.error("a phone did not finish within two minutes of the end")
+            wall = time.monotonic() - began
+            for phone in phones:
+                phone.client.close()
+            problems = check_exports(server.port, tally)
+        finally:
+            server.stop()
+        problems += check_database(server.database, tally)
+        if "Traceback" in server.output():
+            problems.append("the server logged a traceback:\n" + server.output()[-3000:])
+    every = [s for values in tally.latencies.values() for s in values]
+    kinds = {kind: (len(v), 1000 * statistics.median(v), 1000 * percentile(v, 0.99))
+             for kind, v in tally.latencies.items()}
+    return Report(
+        clients=clients, shared=shared, seconds=seconds, wall=wall, requests=len(every),
+        median_ms=1000 * statistics.median(every) if every else 0.0, p99_ms=1000 * percentile(every, 0.99),
+        errors=tally.errors, conflicts=tally.conflicts,
+        acknowledged=sum(len(v) for v in tally.acknowledged.values()), matches=len(tally.acknowledged),
+        shared_hands=len(tally.acknowledged.get(shared_token, [])), problems=problems, kinds=kinds,
+        statuses=dict(tally.statuses),
+    )
+
+
+def check_exports(port: int, tally: Tally) -> list[str]:
+    """Each match's export.json lists as many hands as were acknowledged, with their notes in order."""
+    problems = []
+    client = Client(port)
+    try:
+        for token, notes in tally.acknowledged.items():
+            answer = client.get(f"/m/{token}/export.json")
+            if answer.status != 200:
+                problems.append(f"export of {token[:6]}…: status {answer.status}")
+                continue
+            stored = [h.get("notes") for h in answer.json()["hands"]]
+            if sorted(stored) != sorted(notes):
+                problems.append(f"export of {token[:6]}…: {len(stored)} hands, {len(notes)} acknowledged")
+    finally:
+        client.close()
+    return problems
+
+
+def check_database(path: Path, tally: Tally) -> list[str]:
+    """Every acknowledged hand stored exactly once, nothing else stored, one revision each, positions distinct."""
+    problems = []
+    conn = sqlite3.connect(str(path))
+    try:
+        if (ok := conn.execute("PRAGMA integrity_check").fetchone()[0]) != "ok":
+            problems.append(f"integrity_check: {ok}")
+        tokens = dict(conn.execute("SELECT edit_token, id FROM matches").fetchall())
+        for token, notes in tally.acknowledged.items():
+            if token not in tokens:
+                problems.append(f"match {token[:6]}… is not stored")
+                continue
+            rows = conn.execute("SELECT id, position, record, version, deleted_at FROM hands WHERE match_id = ?",
+                                [tokens[token]]).fetchall()
+            stored = Counter(json.loads(record).get("notes") for _id, _pos, record, _v, _d in rows)
+            acked = Counter(notes)
+            for note, count in acked.items():
+                if stored[note] != count:
+                    problems.append(f"match {token[:6]}…: {note!r} acknowledged {count}x, stored {stored[note]}x")
+            for note in stored.keys() - acked.keys():
+                problems.append(f"match {token[:6]}…: {note!r} stored but never acknowledged")
+            if len({pos for _id, pos, *_ in rows}) != len(rows):
+                problems.append(f"match {token[:6]}…: two hands share a position")
+            for hand_id, _pos, record, version, deleted in rows:
+                revisions = conn.execute("SELECT version, action, record FROM revisions WHERE hand_id = ?",
+                                         [hand_id]).fetchall()
+                if deleted is not None or version != 1 or revisions != [(1, "create", record)]:
+                    problems.append(f"hand {hand_id}: version {version}, revisions {len(revisions)}")
+        created = len(tokens)
+        if created != tally.matches_created:
+            problems.append(f"{created} matches stored, {tally.matches_created} acknowledged")
+    finally:
+        conn.close()
+    return problems
+
+
+# --- RESULTS.md --------------------------------------------------------------------------
+
+
+def section(report: Report, command: str) -> str:
+    """The "## Load" section of RESULTS.md."""
+    today = datetime.date.today().isoformat()
+    rows = "\n".join(f"| {kind} | {count} | {median:.0f} ms | {p99:.0f} ms |"
+                     for kind, (count, median, p99) in sorted(report.kinds.items()))
+    verdict = "every acknowledged hand stored exactly once, none lost, none extra" if not report.problems else \
+        f"{len(report.problems)} differences between acknowledged and stored hands"
+    return f"""## Load
+
+`{command}` ({today}, Python {platform.python_version()}, {os.cpu_count()} cores): the real server as
+`make run` starts it (`flask --app scorer init-db`, then `python -m scorer.serve`: waitress, 8 threads) on
+127.0.0.1 with its database in a temporary folder; the load generator (standard-library HTTP, one thread per
+phone) runs on the same two cores. {report.clients} phones each play out matches of their own (started through
+/new or POST /api/matches; legal simulated hands of every preset entered in turn as counted points, captured
+cards, counting cards with pile sizes, the full record typed, and the full record sent by live.js after live
+checks; the match page after each save, standings.json now and then), and {report.shared} more record into one
+shared match as fast as they can, for {report.seconds:g} s.
+
+| what | figure |
+|---|---|
+| requests | {report.requests} in {report.wall:.1f} s: **{report.per_second:.0f}/s** |
+| latency, every request | median **{report.median_ms:.0f} ms**, p99 **{report.p99_ms:.0f} ms** |
+| errors (5xx, connection failures, unexpected statuses, tracebacks) | **{len(report.errors)}** |
+| hands saved and acknowledged | {report.acknowledged} in {report.matches} matches |
+| shared match | {report.shared_hands} hands; {report.conflicts} saves answered 409 (another phone saved that hand \
+number first), each re-read and saved as the next hand |
+| check of the database and each export.json afterwards | {verdict} |
+
+| request | count | median | p99 |
+|---|---|---|---|
+{rows}
+
+Latency is what a phone waits with {report.clients + report.shared} phones sending without pause, i.e. mostly
+queueing for the two cores (the server and the load generator share them); a real table sends a request
+every few seconds, not continuously. Saves into the shared match slow as it grows: every entry page judges the
+whole match, and it reaches {report.shared_hands} hands here, far more than a real match.
+"""
+
+
+def write(text: str) -> None:
+    """Replace the "## Load" section of RESULTS.md (or add it), leaving the other sections alone."""
+    current = RESULTS.read_text() if RESULTS.exists() else "# Benchmarks\n"
+    lines = current.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == "## Load"), None)
+    if start is None:
+        updated = current.rstrip("\n") + "\n\n" + text
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        tail = "".join(lines[end:])
+        updated = "".join(lines[:start]) + text + ("\n" + tail if tail else "")
+    RESULTS.write_text(updated)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50, help="phones playing their own matches (50)")
+    parser.add_argument("--shared", type=int, default=10, help="phones recording into one shared match (10)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long the phones send (60)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--write", action="store_true", help="record the figures in bench/RESULTS.md")
+    args = parser.parse_args()
+    if not (0 <= args.clients <= 500 and 0 <= args.shared <= 100 and 0 < args.seconds <= 3600):
+        parser.error("at most 500 + 100 phones for at most an hour")
+    report = run(args.clients, args.shared, args.seconds, seed=args.seed)
+    print(report.summary())
+    failed = bool(report.errors or report.problems)
+    if args.write:
+        command = COMMAND if (args.clients, args.shared, args.seconds) == (50, 10, 60.0) else \
+            f"{COMMAND} --clients {args.clients} --shared {args.shared} --seconds {args.seconds:g}"
+        write(section(report, command))
+        print(f"Written to {RESULTS.relative_to(ROOT)}.")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""Many phones at once: a short run of bench/load.py against the real server, and the race it found."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+from pathlib import Path
+
+from scorer import db as database
+from scorer import store
+from scorer.records import parse_match
+from tests.matchutil import points_match
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_module():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+load = _load_module()
+
+
+def test_a_short_load_run_has_no_errors_and_stores_every_acknowledged_hand_once(tmp_path: Path) -> None:
+    """6 phones with matches of their own and 3 racing on a shared match, for 3 seconds."""
+    report = load.run(6, 3, 3.0, seed=7, folder=tmp_path)
+    assert report.errors == [], report.summary()
+    assert report.problems == [], report.summary()
+    assert report.acknowledged >= 20 and report.shared_hands >= 3, report.summary()
+    assert report.matches > 3
+    assert set(report.statuses) <= {200, 201, 302, 409}
+    every_form = {"POST hand (points)", "POST hand (cards)", "POST hand (honours)", "POST hand (live)",
+                  "POST hand (live JSON)", "POST live check", "POST /new", "POST /api/matches"}
+    assert every_form <= set(report.kinds), sorted(report.kinds)
+
+
+def test_matches_created_at_the_same_moment_all_wait_their_turn(tmp_path: Path) -> None:
+    """The load run's first finding: creating a match read the schema before writing, so a second
+    writer got "database is locked" at once instead of waiting (a 500 on /new and /api/matches)."""
+    path = tmp_path / "race.sqlite"
+    setup = database.connect(path)
+    database.migrate(setup)
+    setup.conn.close()
+    match = parse_match(points_match(2))
+    failures: list[BaseException] = []
+    start = threading.Barrier(8)
+
+    def create() -> None:
+        db = database.connect(path)
+        try:
+            start.wait()
+            for _ in range(15):
+                store.create_match(db, match)
+        except BaseException as exc:  # any failure is what the test reports
+            failures.append(exc)
+        finally:
+            db.conn.close()
+
+    threads = [threading.Thread(target=create) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+    check = database.connect(path)
+    assert check.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 8 * 15
+    assert check.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 8 * 15 * 2
+    check.conn.close()
