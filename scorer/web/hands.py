@@ -29,6 +29,7 @@ from . import get_db
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
 from .labels import PROBLEM_LABELS, card_label, card_title
 from .matches import MatchView, load_match, match_view
+from .sheets import problem_text
 
 bp = Blueprint("hands", __name__)
 
@@ -464,7 +465,8 @@ def live_state(record: HandRecord) -> dict[str, Any]:
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
     out: dict[str, Any] = {"code": problem.code, "severity": problem.severity,
-                           "label": str(PROBLEM_LABELS.get(problem.code, problem.code)), "message": problem.message}
+                           "label": str(PROBLEM_LABELS.get(problem.code, problem.code)),
+                           "message": problem_text(problem)}
     if problem.trick is not None:
         out["trick"] = problem.trick
     if problem.player is not None:
