@@ -343,15 +343,25 @@ _POINTS_TEXT = re.compile(r"[+-]?[0-9]{1,12}(?:\.[0-9]{1,12})?(?:/[0-9]{1,12})?"
 """An integer, a fraction or a decimal, as counted at the table; no exponents (1e999999999)."""
 
 
+def _points_text(text: str) -> Fraction:
+    """ "31", "58/3", "19.5" or a mixed number "19 1/2"; ValueError for anything else ("1 9")."""
+    parts = re.sub(r"\s*/\s*", "/", text).split()  # " 58 / 3 " reads as 58/3
+    if len(parts) == 2 and "/" in parts[1] and "/" not in parts[0]:
+        whole, rest = parts
+        if not (_POINTS_TEXT.fullmatch(whole) and _POINTS_TEXT.fullmatch(rest)):
+            raise ValueError(text)
+        return Fraction(whole) + Fraction(rest)
+    if len(parts) != 1 or not _POINTS_TEXT.fullmatch(parts[0]):
+        raise ValueError(text)
+    return Fraction(parts[0])
+
+
 def parse_points(value: object, where: str) -> Fraction:
     """Counted card points: an integer, or a string holding one or a fraction ("58/3")."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ReadError(f"{json.dumps(value)} is not a number of points (use e.g. 31 or \"58/3\")", where)
-    text = value.replace(" ", "").strip() if isinstance(value, str) else ""
     try:
-        if isinstance(value, str) and not _POINTS_TEXT.fullmatch(text):
-            raise ValueError(value)
-        points = Fraction(text) if isinstance(value, str) else Fraction(value)
+        points = _points_text(value) if isinstance(value, str) else Fraction(value)
     except (ValueError, ZeroDivisionError) as exc:
         raise ReadError(f"{value!r} is not a number of points (use e.g. 31 or \"58/3\")", where) from exc
     if points < 0:

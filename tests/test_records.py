@@ -384,3 +384,18 @@ def test_hand_records_are_values() -> None:
     a, b = parse_hand(_full()), parse_hand(_full())
     assert a == b and hash(a.tricks) == hash(b.tricks)
     assert Trick((1, 2, 3)) == Trick((1, 2, 3), None) != Trick((1, 2, 3), "Anna")
+
+
+@pytest.mark.parametrize(("text", "value"), [("19 1/2", Fraction(39, 2)), (" 58/3 ", Fraction(58, 3)),
+                                             ("19.5", Fraction(39, 2)), ("0", Fraction(0))])
+def test_points_text_mixed_numbers(text: str, value: Fraction) -> None:
+    from scorer.records import parse_points
+    assert parse_points(text, "points.Anna") == value
+
+
+@pytest.mark.parametrize("text", ["1 9", "1 1 1/2", "19 ½", "1/2 1", ""])
+def test_points_text_with_stray_spaces_is_refused(text: str) -> None:
+    from scorer.errors import ReadError
+    from scorer.records import parse_points
+    with pytest.raises(ReadError, match="is not a number of points"):
+        parse_points(text, "points.Anna")

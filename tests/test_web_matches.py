@@ -94,3 +94,13 @@ def test_view_link_shows_only_the_view_link(client: FlaskClient) -> None:
     assert token not in page and page.count("<svg") == 1
     match_page = client.get(f"/m/{view_token}/").get_data(as_text=True)
     assert "view only" in match_page and "record-points" not in match_page
+
+
+def test_forms_work_over_https_without_a_referer(client: FlaskClient) -> None:
+    """Browsers send no Referer (Referrer-Policy: no-referrer); the CSRF token alone must do."""
+    page = client.get("/new", base_url="https://scarto.test")
+    from tests.webutil import csrf_token
+    response = client.post("/new", base_url="https://scarto.test", data={
+        "csrf_token": csrf_token(page.get_data(as_text=True)), "preset": "classic", "player_1": "A",
+        "player_2": "B", "player_3": "C", "first_dealer": "1", "end_kind": "hands", "settle": "per_point"})
+    assert response.status_code == 302

@@ -41,6 +41,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DATABASE=str(Path(app.instance_path) / "scarto.sqlite"),
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         WTF_CSRF_TIME_LIMIT=None,
+        # Over HTTPS Flask-WTF also demands a same-origin Referer, but the pages send
+        # Referrer-Policy: no-referrer (the tokens live in URLs): the CSRF token and
+        # SameSite cookies protect the forms.
+        WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
