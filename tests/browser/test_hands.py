@@ -1,0 +1,203 @@
+"""Recording a hand on a phone, each way: counted points, captured cards, counting cards, live trick by trick.
+
+Taps are counted from the match page to the saved hand; typed characters are not taps, but tapping a
+field to type into it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scorer.rulesets import find_ruleset
+from scorer.validation import counting_cards
+from tests.browser.conftest import Taps, no_overflow
+from tests.browser.handflows import (
+    PLAYERS,
+    expect_match_page,
+    fixture,
+    hand_page_scores,
+    new_match,
+    stored_hands,
+    totals,
+    tricks_as_played,
+    type_into,
+)
+from tests.seed import dealt_by
+
+pytestmark = pytest.mark.browser
+
+POINTS_TAPS = 6
+"""At most this many taps from the match page to a hand saved as counted points."""
+LIVE_TAPS = 80
+"""At most this many taps from the match page to a full 25-trick record saved live (75 cards played)."""
+
+
+def test_record_counted_points(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    match_url = new_match(page, live_server)
+    page.goto(match_url)
+    expect(page.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+    taps.tap("#record-points")
+    expect(page.locator("h1")).to_contain_text("Hand 1")
+    expect(page.locator("#dealer-0")).to_be_checked()  # the dealer comes from the rotation: no tap
+    type_into(page, taps, "#points_0", "31")
+    type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("25")  # the last one fills itself in
+    expect(page.locator("#points_2")).to_have_class("num auto")
+    expect(page.locator("#last-points")).to_have_text("Carla: 25, the rest of 78")
+    expect(page.locator("#points-total")).to_have_text("Total 78 of 78")
+    assert no_overflow(page) == []
+    shot("hand-points-entry")
+    taps.tap("#save")
+    expect_match_page(page, saved="Hand 1 saved: Anna 5 · Bruno -4 · Carla -1.", next_hand=2,
+                      next_dealer="Bruno", totals=("5", "-4", "-1"))
+    assert taps.count <= POINTS_TAPS
+    assert taps.count == 4  # Points, Anna's field, Bruno's field, Save
+    assert stored_hands(page, match_url)[0]["points"] == {"Anna": 31, "Bruno": 22, "Carla": 25}
+    shot("hand-points-saved")
+
+    # a second hand, dealt by Bruno: the standings add up and the deal passes on
+    taps.tap("#record-points")
+    expect(page.locator("#dealer-1")).to_be_checked()
+    type_into(page, taps, "#points_0", "19½")
+    type_into(page, taps, "#points_1", "30")
+    expect(page.locator("#points_2")).to_have_value("28½")
+    taps.tap("#save")
+    expect_match_page(page, saved="Hand 2 saved: Anna -6½ · Bruno 4 · Carla 2½.", next_hand=3,
+                      next_dealer="Carla", totals=("-1½", "0", "1½"))
+    assert totals(page, match_url) == {"Anna": "-3/2", "Bruno": 0, "Carla": "3/2"}
+
+    page.locator("table.standings tbody tr:nth-child(1) a").click()
+    assert hand_page_scores(page) == {"Anna": "5", "Bruno": "-4", "Carla": "-1"}
+    expect(page.locator("#standings-after")).to_contain_text("Anna")
+    assert no_overflow(page) == []
+    shot("hand-points-page")
+
+
+def test_record_captured_cards_then_counting_cards(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    piles = fixture("classic-captured")["captured"]
+    match_url = new_match(page, live_server, first_dealer="Bruno")
+    page.goto(match_url)
+    taps.tap("#record-cards")
+    expect(page.locator("#dealer-1")).to_be_checked()
+    expect(page.locator("#pick-0")).to_have_attribute("aria-pressed", "true")  # Anna's pile first
+    expect(page.locator("#rest-2")).to_be_checked()  # the last player gets the rest
+    for card in piles["Anna"]:
+        taps.tap(f'#grid [data-card="{card}"]')
+    taps.tap("#pick-1")
+    for card in piles["Bruno"][:5]:
+        taps.tap(f'#grid [data-card="{card}"]')
+    taps.tap(f'#grid [data-card="{piles["Bruno"][0]}"]')  # a slip: tapped twice takes it back
+    expect(page.locator(f'#grid [data-card="{piles["Bruno"][0]}"]')).to_have_class("s-b rest")
+    taps.tap(f'#grid [data-card="{piles["Bruno"][0]}"]')
+    for card in piles["Bruno"][5:]:
+        taps.tap(f'#grid [data-card="{card}"]')
+    expect(page.locator("#pile-count-0")).to_have_text("13")
+    expect(page.locator("#pile-count-1")).to_have_text("24")
+    expect(page.locator("#pile-count-2")).to_have_text("41")
+    expect(page.locator('#grid [data-card="KB"]')).to_have_attribute("data-seat", "1")
+    expect(page.locator('#grid [data-card="T5"]')).to_have_class("s-t rest")
+    assert no_overflow(page) == []
+    shot("hand-cards-entry")
+    taps.tap("#save")
+    expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
+                      next_dealer="Carla", totals=("-11", "1", "10"))
+    assert taps.count == 1 + 13 + 1 + 24 + 2 + 1
+    (stored,) = stored_hands(page, match_url)
+    assert sorted(stored["captured"]["Carla"]) == sorted(piles["Carla"])
+    shot("hand-cards-saved")
+
+    # the quicker form: only the counting cards and the pile sizes (classic-honours, dealt by Carla)
+    honours = dealt_by("classic-honours", "Carla")
+    taps.count = 0
+    taps.tap("#record-cards")
+    taps.tap("#to-honours")
+    expect(page.locator("h1")).to_contain_text("Counting cards")
+    expect(page.locator("#dealer-2")).to_be_checked()
+    expect(page.locator("#grid [data-card]")).to_have_count(len(counting_cards(find_ruleset("classic"))))
+    first, second, last = PLAYERS
+    for card in honours["honours"][first]:
+        taps.tap(f'#grid [data-card="{card}"]')
+    taps.tap("#pick-1")
+    for card in honours["honours"][second]:
+        taps.tap(f'#grid [data-card="{card}"]')
+    type_into(page, taps, "#size_0", str(honours["sizes"][first]))
+    type_into(page, taps, "#size_1", str(honours["sizes"][second]))
+    expect(page.locator("#size_2")).to_have_value(str(honours["sizes"][last]))
+    expect(page.locator("#last-size")).to_have_text(f"{last}: {honours['sizes'][last]} cards, the rest of 78")
+    expect(page.locator("#pile-count-2")).to_have_text(str(len(honours["honours"][last])))
+    assert no_overflow(page) == []
+    shot("hand-honours-entry")
+    taps.tap("#save")
+    expect_match_page(page, saved="Hand 2 saved: Anna 8 · Bruno -5 · Carla -3.", next_hand=3,
+                      next_dealer="Anna", totals=("-3", "-4", "7"))
+    assert taps.count == 2 + len(honours["honours"][first]) + 1 + len(honours["honours"][second]) + 2 + 1
+    assert stored_hands(page, match_url)[1]["sizes"] == honours["sizes"]
+    page.locator("table.standings tbody tr:nth-child(2) a").click()
+    expect(page.locator("#breakdown .honours li")).to_have_count(3)
+    assert hand_page_scores(page) == {"Anna": "8", "Bruno": "-5", "Carla": "-3"}
+    shot("hand-honours-page")
+
+
+def test_record_a_hand_live_trick_by_trick(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    tricks = tricks_as_played("classic-breach")
+    match_url = new_match(page, live_server, first_dealer="Bruno")
+    page.goto(match_url)
+    taps.tap("#record-live")
+    expect(page.locator("#dealer-1")).to_be_checked()
+    expect(page.locator("#whose-turn")).to_have_text("Trick 1: Carla leads")
+    for trick in tricks:
+        n = trick["number"]
+        for k, card in enumerate(trick["cards"]):
+            if k == 1 and n in (1, 13):  # mid-trick the page says who plays next
+                expect(page.locator("#whose-turn")).to_have_text(f"Trick {n}: {trick['seats'][1]} to play")
+            taps.tap(f'#grid [data-card="{card}"]')
+            expect(page.locator(f'#grid [data-card="{card}"]')).to_be_hidden()  # a played card leaves the grid
+            if n == 5 and k == 2:
+                shot("hand-live-revoke")
+                # the Bagatto proves Carla held a trump in trick 4: flagged at once, next to its trick
+                revoke = page.locator('#problems li[data-code="revoke"]')
+                expect(revoke).to_have_attribute("data-trick", "4")
+                expect(revoke).to_contain_text("Carla played the Cavalier of Batons")
+                expect(page.locator('#tricks li[data-trick="4"]')).to_have_class("breach")
+                # undo the proof once: the revoke is no longer proved; play it again: it is
+                taps.tap("#undo")
+                expect(page.locator(f'#grid [data-card="{card}"]')).to_be_visible()
+                expect(page.locator("#whose-turn")).to_have_text("Trick 5: Carla to play")
+                expect(page.locator("#problems")).to_be_hidden()
+                taps.tap(f'#grid [data-card="{card}"]')
+                expect(revoke).to_have_attribute("data-trick", "4")
+        expect(page.locator("#trick-now")).to_contain_text(f"→ {trick['winner']} wins")
+        expect(page.locator(f'#tricks li[data-trick="{n}"]')).to_contain_text(f"→ {trick['winner']}")
+        if n < len(tricks):
+            expect(page.locator("#whose-turn")).to_have_text(f"Trick {n + 1}: {tricks[n]['leader']} leads")
+            if n < 4:  # nothing is provable before trick 5
+                expect(page.locator("#problems")).to_be_hidden()
+        if n == 4:
+            shot("hand-live-trick-4")
+    expect(page.locator("#whose-turn")).to_have_text("All 25 tricks played.")
+    expect(page.locator("#result")).to_contain_text("Anna: 21 card points, score -5")
+    expect(page.locator("#result")).to_contain_text("Bruno: 30 card points, score 4")
+    expect(page.locator("#result")).to_contain_text("Carla: 27 card points, score 1")
+    expect(page.locator("#save")).to_be_hidden()  # a breach: the table decides, so the save says so
+    expect(page.locator("#save-anyway")).to_be_enabled()
+    assert no_overflow(page) == []
+    shot("hand-live-complete")
+    taps.tap("#save-anyway")
+    expect_match_page(page, saved="Hand 1 saved: Anna -5 · Bruno 4 · Carla 1. Marked: Revoke in trick 4.",
+                      next_hand=2, next_dealer="Carla", totals=("-5", "4", "1"))
+    expect(page.locator("table.standings tbody tr")).to_have_class("marked")
+    assert taps.count <= LIVE_TAPS
+    assert taps.count == 1 + 75 + 2 + 1  # Live, the cards, undo and replay one, Save anyway
+    (stored,) = stored_hands(page, match_url)
+    assert [t["cards"] for t in stored["tricks"]] == [t["cards"] for t in tricks]
+    assert sorted(stored["discard"]) == sorted(fixture("classic-breach")["discard"])
+    shot("hand-live-saved")
+    page.locator("table.standings tbody tr:nth-child(1) a").click()
+    assert hand_page_scores(page) == {"Anna": "-5", "Bruno": "4", "Carla": "1"}
+    expect(page.locator('#trick-list li[data-trick="4"]')).to_have_class("breach")
+    expect(page.locator("#problems li")).to_have_attribute("data-code", "revoke")
+    assert no_overflow(page) == []
+    shot("hand-live-page")
