@@ -64,7 +64,7 @@ def _awards() -> dict[int, int]:
     awards: dict[int, int] = {}
     for value in request.args.getlist("award"):
         trick, _sep, seat = value.partition("-")
-        if trick.isdigit() and seat.isdigit():
+        if trick.isdecimal() and seat.isdecimal():
             awards[int(trick)] = int(seat)
     return awards
 
@@ -90,7 +90,7 @@ def _valid_award(result: HandResult, trick: int, seat: int) -> bool:
 def _step(all_steps: list[AuditStep]) -> tuple[int, AuditStep | None]:
     """The trick asked for with ``?t=N`` (0: the overview), clamped to the hand."""
     raw = request.args.get("t", "0")
-    number = int(raw) if raw.isdigit() else 0
+    number = int(raw) if raw.isdecimal() else 0
     number = max(0, min(number, len(all_steps)))
     return number, all_steps[number - 1] if number else None
 

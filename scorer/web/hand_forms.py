@@ -155,7 +155,7 @@ class HandForm(FlaskForm):
         value = (getattr(self, name).data or "").strip()
         if not value:
             return None
-        if not value.isdigit() or len(value) > 9:
+        if not value.isdecimal() or len(value) > 9:
             raise EntryError(name, _("The form was damaged in transit: reload the page and enter the hand again."))
         return int(value)
 
@@ -252,7 +252,7 @@ class _PilesForm(HandForm):
 
     def rest_seat(self) -> int:
         value = (self.rest.data or "").strip()
-        if not value.isdigit() or int(value) >= len(self.players):
+        if not value.isdecimal() or int(value) >= len(self.players):
             raise EntryError("rest", _("Choose who gets the cards not given to anyone."))
         return int(value)
 

@@ -327,7 +327,7 @@ def _page(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: 
     keys = [h.key for h in view.hands]
     if hand is None:
         seen = (form.expected_count.data or "").strip()
-        number = (int(seen) if seen.isdigit() and len(seen) < 6 else len(keys)) + 1
+        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else len(keys)) + 1
     else:
         number = keys.index(hand.key) + 1 if hand.key in keys else 0
     context: dict[str, Any] = {
