@@ -62,11 +62,10 @@ def hand_page_scores(page: Any) -> dict[str, str]:
 
 
 def type_into(page: Any, taps: Taps, selector: str, text: str, *, replace: bool = False) -> None:
-    """Tap a field (a tap) and type into it (typing is not a tap); ``replace`` selects what is there first."""
+    """Tap a field (a tap) and type into it (typing is not a tap); ``replace`` types over what is there."""
     taps.tap(selector)
     if replace:
         page.keyboard.press("Control+A")
-        page.keyboard.press("Backspace")
     page.keyboard.type(text)
 
 
