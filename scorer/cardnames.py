@@ -10,6 +10,7 @@ the usual variants, are accepted as card input (``Cavallo di Coppe``,
 from __future__ import annotations
 
 import unicodedata
+from functools import cache
 
 from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, WORLD_INDEX
 
@@ -84,8 +85,10 @@ def full_name(index: int, language: str | None = "en", pack: str | None = "itali
     lang, kind = _lang(language), _pack(pack)
     words = TRUMPS[lang]
     special = {FOOL_INDEX: "fool", BAGATTO_INDEX: "bagatto", ANGEL_INDEX: "angel", WORLD_INDEX: "world"}
-    if index in special:
-        return words[special[index]]
+    if index == FOOL_INDEX:
+        return words["fool"]
+    if index in special:  # the named trumps keep their numeral: players call them both ways
+        return f"{words[special[index]]} ({_ROMAN[index]})"
     if index < 21:
         return f"{words['trump']} {_ROMAN[index]}"
     rank = RANK[index]
@@ -133,6 +136,7 @@ def fold(text: str) -> str:
     return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
 
 
+@cache
 def aliases() -> dict[str, int]:
     """Every card name in every language and pack (with the usual variants) to its index."""
     table: dict[str, int] = {}
@@ -150,8 +154,8 @@ def aliases() -> dict[str, int]:
         words = TRUMPS[lang]
         for key, index in (("fool", FOOL_INDEX), ("bagatto", BAGATTO_INDEX), ("angel", ANGEL_INDEX),
                            ("world", WORLD_INDEX)):
-            bare = words[key].split()[-1].replace("l'", "")
-            add(bare, index)
+            add(words[key], index)
+            add(words[key].split()[-1].replace("l'", ""), index)
         for n in range(21):
             add(f"{words['trump']} {n + 1}", n)
     for index in range(22, 78):

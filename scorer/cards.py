@@ -224,6 +224,34 @@ def _extra_alias(key: str) -> int | None:
     return _EXTRA.get(_fold(key))
 
 
+MAX_NAME_WORDS = 5
+"""The longest card name in words ("Re di Coppe" is 3; "Trump XV" 2)."""
+
+
+def split_cards(text: str) -> list[tuple[str, int | None]]:
+    """Cards typed in one line, as the interface reads them: codes, aliases and names in any
+    registered language, separated by spaces, commas or semicolons.
+
+    Names have spaces in them ("Cavallo di Coppe"), so the longest run of words that names
+    a card wins. A word that starts no card comes back alone with ``None``, for the message.
+    """
+    out: list[tuple[str, int | None]] = []
+    for chunk in re.split(r"[,;\n]+", text or ""):
+        words = chunk.split()
+        start = 0
+        while start < len(words):
+            for end in range(min(len(words), start + MAX_NAME_WORDS), start, -1):
+                found = _lookup(" ".join(words[start:end]))
+                if found is not None:
+                    out.append((" ".join(words[start:end]), found))
+                    start = end
+                    break
+            else:
+                out.append((words[start], None))
+                start += 1
+    return out
+
+
 def codes(cards: Iterable[int]) -> list[str]:
     """Canonical codes of cards, in the order given."""
     return [CODES[c] for c in cards]

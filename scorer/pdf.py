@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, g, render_template
+from flask_babel import gettext
 
 from .charts import cumulative_chart
+from .messages import N_
 from .records import MatchRecord
 from .scoring import HandResult, score_hand
 from .standings import Standings, standings
@@ -24,7 +26,7 @@ class Sheet:
     record: MatchRecord
     results: list[HandResult]
     table: Standings
-    chart_title: str = "Running totals"
+    chart_title: str = N_("Running totals")
 
     @property
     def title(self) -> str:
@@ -32,7 +34,8 @@ class Sheet:
 
     def chart(self) -> str:
         totals = [line.totals for line in self.table.lines]
-        return cumulative_chart(self.record.players, totals, width=520, height=210, title=self.chart_title)
+        return cumulative_chart(self.record.players, totals, width=520, height=210,
+                                title=gettext(self.chart_title))
 
 
 def sheet_for(match: MatchRecord, results: list[HandResult] | None = None) -> Sheet:
@@ -61,5 +64,6 @@ def match_sheet_pdf(match: MatchRecord, app: Flask | None = None) -> bytes:
                           "SERVER_NAME": "localhost"})
     language = match.language or "en"
     with app.test_request_context("/", query_string={"lang": language}):
+        g.pack = match.pack or "italian"
         html = match_sheet_html(sheet_for(match))
         return html_to_pdf(html, str(app.static_folder) + "/")

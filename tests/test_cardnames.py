@@ -44,7 +44,8 @@ def test_names_players_type(text: str, code: str) -> None:
 
 
 def test_italian_names_use_the_games_own_words() -> None:
-    assert [full_name(i, "it") for i in (0, 19, 20, 21)] == ["il Bagatto", "l'Angelo", "il Mondo", "il Matto"]
+    assert [full_name(i, "it") for i in (0, 19, 20, 21)] == ["il Bagatto (I)", "l'Angelo (XX)", "il Mondo (XXI)",
+                                                            "il Matto"]
     assert full_name(CODES.index("CC"), "it") == "Cavallo di Coppe"
     assert full_name(CODES.index("QD"), "it") == "Regina di Denari"
     assert full_name(CODES.index("KC"), "it", "french") == "Re di Cuori"

@@ -35,7 +35,7 @@ def test_three_hand_sheet_is_one_page_with_everything(tmp_path: Path) -> None:
     assert pdf.startswith(b"%PDF")
     assert page_count(pdf) == 1
     text = pdf_text(pdf)
-    for expected in ("Club night", "Circolo Arci, Pinerolo", "2026-11-30", "Anna", "Bruno", "Carla", "classic",
+    for expected in ("Club night", "Circolo Arci, Pinerolo", "Nov 30, 2026", "Anna", "Bruno", "Carla", "classic",
                      "Who pays whom"):
         assert expected in text
     table = standings(parse_match(data))

@@ -35,9 +35,9 @@ def test_stepping_to_the_revoke_shows_it_and_the_proof(client: FlaskClient) -> N
     four = client.get(link + "?t=4").get_data(as_text=True)
     assert "Trick 4 of 25" in four
     assert 'class=" breach"' in four or "breach" in four
-    assert "Anna won with trump XIX, the highest trump." in four
+    assert "Anna won with Trump XIX, the highest trump." in four  # the card named as the pages name it
     five = client.get(link + "?t=5").get_data(as_text=True)
-    assert "This trick proves the breach of trick 4: Carla shows the Bagatto." in five
+    assert "This trick proves the breach of trick 4: Carla shows the Bagatto (I)." in five
     assert f'href="{link}?t=4"'.replace("&", "&amp;") in five  # back to the breach
 
 

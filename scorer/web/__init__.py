@@ -19,9 +19,13 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database
+from ..cardnames import aliases
+from ..cards import register_aliases
 from ..records import fraction_text
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+"""The catalogues ship inside the package (scorer/translations/<lang>/LC_MESSAGES/messages.mo)."""
 LANGUAGES = ("en", "it", "de", "fi", "es")
 MAX_UPLOAD_BYTES = 1024 * 1024
 
@@ -46,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # SameSite cookies protect the forms.
         WTF_CSRF_SSL_STRICT=False,
         BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
     )
@@ -61,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         database.migrate(db)
         db.conn.close()
 
+    _register_card_names()
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_locale)
     app.teardown_appcontext(_close_db)
@@ -84,6 +90,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["points"] = fraction_text
     app.jinja_env.filters["money"] = _money
     return app
+
+
+_card_names_registered = False
+
+
+def _register_card_names() -> None:
+    """Card input in every language on the pages (files stay strict: RECORD.md's aliases only)."""
+    global _card_names_registered
+    if not _card_names_registered:
+        register_aliases(aliases())
+        _card_names_registered = True
 
 
 def _money(amount: Any, currency: str) -> str:

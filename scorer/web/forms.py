@@ -76,6 +76,18 @@ class MatchForm(FlaskForm):
     end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=500)])
     end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=10000)],
                               default=100)
+    pack = RadioField(
+        _l("Your pack"),
+        choices=choices([("italian", _l("Italian suits: Coppe, Denari, Bastoni, Spade")),
+                         ("french", _l("French suits: ♥ ♦ ♣ ♠"))]),
+        default="italian",
+    )
+    language = SelectField(
+        _l("Language of the match sheet"),
+        choices=choices([("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"),
+                         ("es", "Español")]),
+        default="en",
+    )
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
     stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
     currency = StringField(_l("Currency"), validators=[Optional(), Length(max=8)], default="EUR")
@@ -96,14 +108,20 @@ class MatchForm(FlaskForm):
         if not value.is_finite() or value < 0:
             raise ValidationError(_l("Write the stake as an amount, e.g. 0.10."))
 
-    def validate_player_1(self, field: Any) -> None:
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields, then the players as a whole (a field validator would skip an empty name)."""
+        valid = super().validate(extra_validators)
         ruleset = PRESETS.get(self.preset.data or "classic", PRESETS["classic"])
-        names = [f.data.strip() for f in self.player_fields()[: ruleset.players] if f.data and f.data.strip()]
-        if len(names) != ruleset.players:
-            raise ValidationError(
-                _l("Enter the names of all %(n)s players, in seating order.", n=ruleset.players))
-        if len(set(n.casefold() for n in names)) != len(names):
-            raise ValidationError(_l("Each player needs a different name."))
+        names = [(f.data or "").strip() for f in self.player_fields()[: ruleset.players]]
+        problem = None
+        if not all(names):
+            problem = _l("Enter the names of all %(n)s players, in seating order.", n=ruleset.players)
+        elif len({n.casefold() for n in names}) != len(names):
+            problem = _l("Each player needs a different name.")
+        if problem is not None:
+            self.player_1.errors = [*self.player_1.errors, problem]
+            return False
+        return valid
 
     def match_data(self, draw: Any) -> dict[str, Any]:
         """The form as a ``scarto-match/1`` value without hands (the core validates it).
@@ -112,7 +130,7 @@ class MatchForm(FlaskForm):
         """
         preset = self.preset.data or "classic"
         ruleset = PRESETS[preset]
-        players = [f.data.strip() for f in self.player_fields()[: ruleset.players]]
+        players = [(f.data or "").strip() for f in self.player_fields()[: ruleset.players]]
         switches = {
             name: _switch_value(name, getattr(self, name).data)
             for name in SWITCH_VALUES
@@ -130,6 +148,8 @@ class MatchForm(FlaskForm):
             "players": players,
             "first_dealer": first_dealer,
             "settle": self.settle.data or "per_point",
+            "pack": self.pack.data or "italian",
+            "language": self.language.data or "en",
             "hands": [],
         }
         if self.title.data and self.title.data.strip():

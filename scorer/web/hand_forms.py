@@ -18,8 +18,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from ..cards import CODES, parse_index
-from ..errors import ReadError
+from ..cards import CODES, split_cards
 from ..records import fraction_json, fraction_text
 from ..rulesets import Ruleset
 from ..validation import counting_cards
@@ -79,23 +78,18 @@ def parse_count_text(text: str) -> int:
 
 # --- cards as people type them --------------------------------------------------------
 
-_SEPARATORS = re.compile(r"[\s,;]+")
 _TRICK_NUMBER = re.compile(r"^\s*\d{1,2}\s*[.:)]\s*")
 
 
-def card_tokens(text: str) -> list[str]:
-    """The card codes or aliases typed into a field, split at spaces, commas and semicolons."""
-    return [t for t in _SEPARATORS.split(text or "") if t]
-
-
 def parse_cards(text: str, rules: Ruleset, field: str, whose: str) -> list[int]:
-    """Typed cards to card indices of the ruleset's pack; EntryError naming the card otherwise."""
+    """Typed cards (codes, or names in any language) to card indices of the ruleset's pack.
+
+    EntryError naming the first word that is not a card, or a card not in the pack.
+    """
     cards = []
-    for token in card_tokens(text):
-        try:
-            card = parse_index(token)
-        except ReadError as exc:
-            raise EntryError(field, _("%(whose)s: “%(card)s” is not a card.", whose=whose, card=token)) from exc
+    for token, card in split_cards(text):
+        if card is None:
+            raise EntryError(field, _("%(whose)s: “%(card)s” is not a card.", whose=whose, card=token))
         if card not in rules.pack:
             raise EntryError(field, _("%(whose)s: %(card)s is not in the %(preset)s pack.",
                                       whose=whose, card=CODES[card], preset=rules.preset))

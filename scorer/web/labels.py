@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import g, has_app_context, has_request_context
 from flask_babel import lazy_gettext as _l
 
+from ..cardnames import SUITS, full_name, short_name
+from ..messages import render
+from ..records import fraction_text
 from ..rulesets import PRESETS, SWITCH_VALUES, Ruleset
 
 PRESET_DESCRIPTIONS = {
@@ -92,23 +96,52 @@ def preset_table() -> list[tuple[Any, list[Any]]]:
     return rows
 
 
-_SUIT_GLYPHS = {1: "♥", 2: "♦", 3: "♣", 4: "♠"}
-_ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI".split()
+def current_language() -> str:
+    """The page's language code (en, it, de, fi, es)."""
+    from flask_babel import get_locale
+
+    locale = get_locale() if has_request_context() else None
+    return locale.language if locale is not None else "en"
+
+
+def current_pack() -> str:
+    """The pack of the match on the page (italian or french): set on ``g`` when a match is loaded."""
+    return str(g.get("pack") or "italian") if has_app_context() else "italian"
 
 
 def card_label(index: int) -> str:
-    """A card as a short label on screen: XXI, K♣, 10♥; the Fool as its name."""
-    from ..cards import FOOL_INDEX, RANK, SUIT
-
-    if index == FOOL_INDEX:
-        return str(_l("Fool"))
-    if index < 21:
-        return _ROMAN[index]
-    return f"{RANK[index]}{_SUIT_GLYPHS[SUIT[index]]}"
+    """A card as a short label on screen, in the page's language and the match's pack: XXI, R♥, CB."""
+    return short_name(index, current_language(), current_pack())
 
 
 def card_title(index: int) -> str:
-    """A card's full name, for a tooltip or a screen reader."""
-    from ..cards import card_name
+    """A card's full name in the page's language and pack, e.g. "Cavallo di Coppe"."""
+    return full_name(index, current_language(), current_pack())
 
-    return card_name(index)
+
+def card_in_sentence(index: int) -> str:
+    """A card's name inside a sentence: English wants "the King of Cups"."""
+    name = card_title(index)
+    if current_language() == "en" and index > 21:
+        return f"the {name}"
+    return name
+
+
+SUIT_NAMES = {0: _l("trumps")}
+
+
+def suit_in_sentence(suit: int) -> str:
+    """A suit's name for problem sentences, in the page's language and the match's pack."""
+    if suit == 0:
+        return str(SUIT_NAMES[0])
+    return SUITS[current_language()][current_pack()][suit - 1]
+
+
+def problem_text(problem: Any) -> str:
+    """A problem's sentence in the page's language, card and suit names in the match's pack."""
+    from flask_babel import gettext
+
+    if not problem.key:
+        return str(problem.message)
+    return render(problem.key, problem.params, translate=gettext, name_card=card_in_sentence,
+                  name_suit=suit_in_sentence, show_number=fraction_text)

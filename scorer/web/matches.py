@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import store
@@ -20,7 +20,7 @@ from ..scoring import HandResult, score_hand
 from ..standings import Standings, standings
 from . import get_db
 from .forms import MatchForm
-from .labels import PRESET_DESCRIPTIONS, SETTLE_LABELS, preset_table, switch_rows
+from .labels import PRESET_DESCRIPTIONS, SETTLE_LABELS, current_language, preset_table, switch_rows
 
 bp = Blueprint("matches", __name__)
 
@@ -58,6 +58,7 @@ def load_match(token: str, *, edit: bool = False) -> tuple[store.MatchRow, bool]
         abort(404)
     if edit and not can_edit:
         abort(403, description=_("This is the view-only link of the match: it cannot change anything."))
+    g.pack = row.settings.get("pack") or "italian"  # cards on its pages look like the table's pack
     return row, can_edit
 
 
@@ -107,6 +108,8 @@ def remember(response: Response, token: str) -> Response:
 def new_match() -> Any:
     """Start a match: names in seating order, first dealer, rules, end, settlement."""
     form = MatchForm()
+    if request.method == "GET":
+        form.language.data = current_language()
     if form.validate_on_submit():
         data = form.match_data(lambda players: secrets.choice(players))
         try:

@@ -7,21 +7,22 @@ import io
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template
+from flask_babel import force_locale
 
 from ..cards import CODES
 from ..pdf import Sheet, html_to_pdf, match_sheet_html
 from ..records import fraction_json
 from ..validation import Problem
-from .labels import card_label, card_title, switch_rows
+from .labels import card_label, card_title, current_language, problem_text, switch_rows
 from .matches import _file_name, match_view
 
 bp = Blueprint("sheets", __name__)
 
 
-@bp.app_template_global()
-def problem_text(problem: Problem) -> str:
-    """A problem's sentence for players (translated once the catalogue has it)."""
-    return problem.message
+@bp.app_template_global("problem_text")
+def _problem_text(problem: Problem) -> str:
+    """A problem's sentence in the page's language."""
+    return problem_text(problem)
 
 
 @bp.app_context_processor
@@ -60,7 +61,8 @@ def match_sheet(token: str) -> Response:
     """The match sheet on A4: every hand, running totals, chart, standings, settlement."""
     view = match_view(token)
     sheet = Sheet(view.record, view.results, view.table)
-    html = match_sheet_html(sheet)
+    with force_locale(view.record.language or current_language()):
+        html = match_sheet_html(sheet)
     pdf = html_to_pdf(html, str(current_app.static_folder) + "/")
     return pdf_response(pdf, sheet_name(view.record.title, view.record.date or view.row.created_at[:10],
                                         "scarto-match"))

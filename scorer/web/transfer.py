@@ -21,6 +21,7 @@ from ..rulesets import ruleset_spec
 from ..scoring import score_hand
 from . import get_db
 from .audit import encode_record
+from .labels import problem_text
 from .matches import load_match, remember
 
 bp = Blueprint("transfer", __name__)
@@ -49,7 +50,7 @@ def _hand_errors(hands: list[Any]) -> list[str]:
     for number, hand in enumerate(hands, start=1):
         for problem in score_hand(hand).problems:
             if problem.severity == "error":
-                lines.append(_("Hand %(n)s: %(message)s", n=number, message=problem.message))
+                lines.append(_("Hand %(n)s: %(message)s", n=number, message=problem_text(problem)))
     return lines
 
 
@@ -103,7 +104,7 @@ def import_hand(token: str) -> Any:
         except ScartoError as exc:
             errors.append(str(exc))
         else:
-            errors = [p.message for p in score_hand(record).problems if p.severity == "error"]
+            errors = [problem_text(p) for p in score_hand(record).problems if p.severity == "error"]
             if not errors:
                 store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True))
                 return redirect(url_for("matches.match_page", token=token))

@@ -30,7 +30,7 @@ def test_step_to_the_revoke_and_its_proof(page: Any, live_server: str, taps: Tap
     shot("audit-trick-4")
     taps.tap("#next")
     expect(page.locator(".proof")).to_have_text(
-        "This trick proves the breach of trick 4: Carla shows the Bagatto.")
+        "This trick proves the breach of trick 4: Carla shows the Bagatto (I).")
     shot("audit-trick-5-proof")
     taps.tap("#prev")
     expect(page.locator("#position")).to_have_text("Trick 4 of 25")
