@@ -108,3 +108,16 @@ def test_weasyprint_is_not_imported_by_the_app() -> None:
             "print('weasyprint' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "False"
+
+
+def test_italian_sheet_uses_italian_card_names() -> None:
+    """The match's language prints the sheet: the revoke is told with the pack's Italian names."""
+    breach = json.loads((Path(__file__).parent / "fixtures" / "hands" / "classic-breach.json").read_text())
+    hand = {k: v for k, v in breach.items() if k not in ("format", "players", "ruleset")}
+    data = {"format": "scarto-match/1", "title": "Giovedì al circolo", "language": "it", "pack": "italian",
+            "players": breach["players"], "first_dealer": "Bruno", "ruleset": "classic", "hands": [hand]}
+    text = pdf_text(match_sheet_pdf(parse_match(data)))
+    assert "Giovedì al circolo" in text
+    flat = " ".join(text.split())
+    assert "Cavallo di Bastoni" in flat and "il Bagatto (I)" in flat
+    assert "Who pays whom" not in text and "Dealer" not in text
