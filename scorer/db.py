@@ -29,16 +29,16 @@ def connect(path: str | Path) -> sqlite_utils.Database:
 
 
 def _m001_initial(db: sqlite_utils.Database) -> None:
-    db["matches"].create(
+    db.table("matches").create(
         {
             "id": int, "edit_token": str, "view_token": str, "settings": str,
             "created_at": str, "updated_at": str,
         },
         pk="id", not_null={"edit_token", "view_token", "settings", "created_at", "updated_at"},
     )
-    db["matches"].create_index(["edit_token"], unique=True)
-    db["matches"].create_index(["view_token"], unique=True)
-    db["hands"].create(
+    db.table("matches").create_index(["edit_token"], unique=True)
+    db.table("matches").create_index(["view_token"], unique=True)
+    db.table("hands").create(
         {
             "id": int, "match_id": int, "key": str, "position": int, "record": str,
             "version": int, "deleted_at": str, "created_at": str, "updated_at": str,
@@ -46,9 +46,9 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
         pk="id", foreign_keys=[("match_id", "matches", "id")],
         not_null={"match_id", "key", "position", "record", "version", "created_at", "updated_at"},
     )
-    db["hands"].create_index(["match_id", "key"], unique=True)
-    db["hands"].create_index(["match_id", "position"])
-    db["revisions"].create(
+    db.table("hands").create_index(["match_id", "key"], unique=True)
+    db.table("hands").create_index(["match_id", "position"])
+    db.table("revisions").create(
         {
             "id": int, "hand_id": int, "version": int, "action": str, "record": str,
             "created_at": str,
@@ -56,7 +56,7 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
         pk="id", foreign_keys=[("hand_id", "hands", "id")],
         not_null={"hand_id", "version", "action", "record", "created_at"},
     )
-    db["revisions"].create_index(["hand_id", "version"], unique=True)
+    db.table("revisions").create_index(["hand_id", "version"], unique=True)
 
 
 MIGRATIONS: list[Migration] = [_m001_initial]

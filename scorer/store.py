@@ -204,10 +204,17 @@ def _touch(db: sqlite_utils.Database, match_id: int, stamp: str) -> None:
     db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", [stamp, match_id])
 
 
+def _last_id(pk: Any) -> int:
+    """The row id sqlite-utils reports for an insert (always set for an integer primary key)."""
+    if pk is None:
+        raise StoreError("the database did not report the new row's id")
+    return int(pk)
+
+
 def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record: dict[str, Any],
                  stamp: str) -> int:
     key = secrets.token_hex(6)
-    hand_id = int(db["hands"].insert({
+    hand_id = _last_id(db.table("hands").insert({
         "match_id": match_id, "key": key, "position": position,
         "record": json.dumps(record, ensure_ascii=False), "version": 1, "deleted_at": None,
         "created_at": stamp, "updated_at": stamp,
@@ -218,7 +225,7 @@ def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record
 
 def _revision(db: sqlite_utils.Database, hand_id: int, version: int, action: str, record: dict[str, Any],
               stamp: str) -> None:
-    db["revisions"].insert({"hand_id": hand_id, "version": version, "action": action,
+    db.table("revisions").insert({"hand_id": hand_id, "version": version, "action": action,
                             "record": json.dumps(record, ensure_ascii=False), "created_at": stamp})
 
 
@@ -259,7 +266,7 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
                                    "updated_at": stamp}
         if deleted is not None:
             changes["deleted_at"] = stamp if deleted else None
-        db["hands"].update(hand.id, changes)
+        db.table("hands").update(hand.id, changes)
         _revision(db, hand.id, version, action, new_record, stamp)
         return get_hand(db, match_id, key)
 

@@ -20,16 +20,19 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
+from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
 from .. import store
-from ..audit import AuditStep, annulled, steps, what_if
+from ..audit import AuditStep, annulled, steps, what_if, winning_card
+from ..cards import SUIT, TRUMP
 from ..errors import ScartoError
 from ..pdf import html_to_pdf
 from ..records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..scoring import HandResult, PlayerCount, score_hand
 from . import get_db
+from .labels import card_in_sentence, suit_in_sentence
 from .matches import load_match
 from .sheets import pdf_response, sheet_name
 
@@ -53,6 +56,18 @@ class HandFileForm(FlaskForm):
 
     file = FileField(_l("Hand file (scarto-hand/1 JSON)"))
     text = TextAreaField(_l("…or paste the record"))
+
+
+@bp.app_template_global("win_reason")
+def win_reason(step: AuditStep, record: HandRecord) -> str:
+    """Why the trick went where it did, in the page's language and the match's pack."""
+    trick = step.trick
+    best = winning_card(trick, record)
+    winner = record.players[trick.winner]
+    if SUIT[best] == TRUMP:
+        return str(_("%(name)s won with %(card)s, the highest trump.", name=winner, card=card_in_sentence(best)))
+    return str(_("%(name)s won with %(card)s, the highest of %(suit)s, the suit led.", name=winner,
+                 card=card_in_sentence(best), suit=suit_in_sentence(SUIT[best])))
 
 
 def _result(record: HandRecord) -> HandResult:
@@ -161,13 +176,13 @@ def encode_record(record: HandRecord) -> str:
 def decode_record(blob: str) -> HandRecord:
     """The record of :func:`encode_record`; ScartoError if the link was damaged."""
     if len(blob) > MAX_BLOB:
-        raise ScartoError("the audit link is too long to be a hand record")
+        raise ScartoError(_("the audit link is too long to be a hand record"))
     try:
         raw = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
         inflater = zlib.decompressobj()
         text = inflater.decompress(raw, 256 * 1024)
     except (binascii.Error, ValueError, zlib.error) as exc:
-        raise ScartoError("the audit link is damaged: copy it whole") from exc
+        raise ScartoError(_("the audit link is damaged: copy it whole")) from exc
     return parse_hand(loads(text))
 
 
@@ -191,7 +206,7 @@ def audit_upload() -> Any:
 
 def _uploaded_text(form: HandFileForm) -> bytes:
     upload = form.file.data
-    if upload is not None and getattr(upload, "filename", ""):
+    if isinstance(upload, FileStorage) and upload.filename:
         return bytes(upload.read())
     text = (form.text.data or "").strip()
     if not text:

@@ -99,7 +99,7 @@ def parse_cards(text: str, rules: Ruleset, field: str, whose: str) -> list[int]:
 
 def tricks_from_text(text: str, rules: Ruleset) -> list[list[str]]:
     """Tricks typed one per line, cards in the order played ("4. T19 T13 CB"), as canonical codes."""
-    tricks = []
+    tricks: list[list[str]] = []
     for line in (text or "").splitlines():
         line = _TRICK_NUMBER.sub("", line)
         if not line.strip():

@@ -21,15 +21,15 @@ from werkzeug.exceptions import HTTPException
 from .. import store
 from ..cards import CODES, SUIT
 from ..errors import ScartoError
+from ..messages import N_
 from ..records import HandRecord, fraction_text, parse_hand
 from ..rulesets import find_ruleset
 from ..scoring import HandResult, score_hand
 from ..validation import ERROR, Problem, next_leader, validate
 from . import get_db
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
-from .labels import PROBLEM_LABELS, card_label, card_title
+from .labels import PROBLEM_LABELS, card_label, card_title, problem_text
 from .matches import MatchView, load_match, match_view
-from .sheets import problem_text
 
 bp = Blueprint("hands", __name__)
 
@@ -382,30 +382,33 @@ def _live_config(view: MatchView, form: LiveForm, hand: store.HandRow | None) ->
 
 
 def live_texts() -> dict[str, str]:
-    """The sentences live.js shows, translated; it fills in the %(...)s placeholders itself."""
+    """The sentences live.js shows, translated; it fills in the %(...)s placeholders itself.
+
+    ``N_`` marks the sentences for extraction: ``js`` translates them.
+    """
     def js(text: str, *names: str) -> str:
         return _(text, **{name: f"%({name})s" for name in names})
 
     return {
-        "turn": js("Trick %(n)s: %(name)s to play", "n", "name"),
-        "leads": js("Trick %(n)s: %(name)s leads", "n", "name"),
-        "waiting": js("Trick %(n)s", "n"),
-        "wins": js("%(name)s wins", "name"),
-        "complete": js("All %(n)s tricks played.", "n"),
-        "discard": js("Dealer's discard (the cards not played): %(cards)s", "cards"),
+        "turn": js(N_("Trick %(n)s: %(name)s to play"), "n", "name"),
+        "leads": js(N_("Trick %(n)s: %(name)s leads"), "n", "name"),
+        "waiting": js(N_("Trick %(n)s"), "n"),
+        "wins": js(N_("%(name)s wins"), "name"),
+        "complete": js(N_("All %(n)s tricks played."), "n"),
+        "discard": js(N_("Dealer's discard (the cards not played): %(cards)s"), "cards"),
         "offline": _("Not checked yet: no connection. Your entry is kept on this phone."),
         "restored": _("Your unsaved entry on this phone was brought back."),
         "stale": _("This unfinished entry was started before another hand was saved. If it is that hand, "
                    "start over; if not, save it and the app will say what was saved meanwhile."),
         "start_over": _("Throw away the tricks entered and start over?"),
         "saving": _("Saving…"),
-        "save_as": js("Save as hand %(n)s", "n"),
+        "save_as": js(N_("Save as hand %(n)s"), "n"),
         "not_saved": _("Not saved: no connection. Your entry is kept on this phone; try again."),
-        "saved_now": js("Now saved as hand %(n)s, dealt by %(dealer)s", "n", "dealer"),
-        "score": js("%(name)s: %(points)s card points, score %(score)s", "name", "points", "score"),
+        "saved_now": js(N_("Now saved as hand %(n)s, dealt by %(dealer)s"), "n", "dealer"),
+        "score": js(N_("%(name)s: %(points)s card points, score %(score)s"), "name", "points", "score"),
         "undo_empty": _("Nothing to undo."),
-        "refused": js("The app refused this (error %(status)s): reload the page. Your entry is kept on this "
-                      "phone.", "status"),
+        "refused": js(N_("The app refused this (error %(status)s): reload the page. Your entry is kept on "
+                         "this phone."), "status"),
     }
 
 

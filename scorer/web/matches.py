@@ -10,6 +10,7 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import store
 from ..charts import cumulative_chart
@@ -97,7 +98,7 @@ def _recent_tokens() -> list[str]:
     return [t for t in raw.split(".") if t][:12]
 
 
-def remember(response: Response, token: str) -> Response:
+def remember(response: BaseResponse, token: str) -> BaseResponse:
     """Keep the match on this phone's start page (a cookie of tokens, newest first)."""
     tokens = [token] + [t for t in _recent_tokens() if t != token]
     response.set_cookie("recent", ".".join(tokens[:12]), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)

@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
+from werkzeug.datastructures import FileStorage
 from wtforms import TextAreaField
 
 from .. import store
@@ -36,7 +37,7 @@ class ImportForm(FlaskForm):
 
 def _read(form: ImportForm) -> Any:
     upload = form.file.data
-    if upload is not None and getattr(upload, "filename", ""):
+    if isinstance(upload, FileStorage) and upload.filename:
         return loads(upload.read(), "file")
     text = (form.text.data or "").strip()
     if not text:
