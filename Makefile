@@ -8,16 +8,30 @@ STAMP  := $(VENV)/.installed
 # Debian packages the tests need: Chromium for browser tests, poppler to read PDFs back,
 # Pango for WeasyPrint, HarfBuzz's subsetter (renders ~4x faster), a font.
 DEBS   := chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+# The translations: the .po files are the source (in git), the .mo files are compiled from them.
+I18N   := scorer/translations
+MO     := $(patsubst %.po,%.mo,$(wildcard $(I18N)/*/LC_MESSAGES/messages.po))
 
-.PHONY: install run test lint bench debs clean
+.PHONY: install run test lint bench debs clean messages
 
-install: $(STAMP)
+install: $(STAMP) $(MO)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
+
+# Compiled again whenever its .po changes (a pull, a new translation).
+$(I18N)/%/LC_MESSAGES/messages.mo: $(I18N)/%/LC_MESSAGES/messages.po $(STAMP)
+	$(VENV)/bin/pybabel compile --statistics -l $* -i $< -o $@
+
+# After adding or changing a string: extract it into the template, merge it into every
+# catalogue (new messages come out empty, changed ones fuzzy), then translate and `make install`.
+messages: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ --add-location=file --sort-output \
+	  --no-wrap -c TRANSLATORS: --project=scarto-scorer -o $(I18N)/messages.pot .
+	$(VENV)/bin/pybabel update -i $(I18N)/messages.pot -d $(I18N) --no-wrap --ignore-obsolete
 
 run: install
 	$(VENV)/bin/flask --app scorer init-db

@@ -43,15 +43,22 @@ def sort_hand(cards: list[int] | tuple[int, ...], rules: Ruleset) -> tuple[int, 
     return tuple(sorted(cards, key=lambda c: (SUIT_ORDER.index(SUIT[c]), -strength[c])))
 
 
+def winning_card(trick: PlayedTrick, record: HandRecord) -> int:
+    """The card that took the trick: the highest trump in it, else the highest card of the suit led."""
+    strength = record.ruleset.strength
+    trumps = [c for c in trick.cards if SUIT[c] == TRUMP]
+    if trumps:
+        return max(trumps, key=lambda c: strength[c])
+    return max((c for c in trick.cards if SUIT[c] == trick.led_suit), key=lambda c: strength[c])
+
+
 def win_reason(trick: PlayedTrick, record: HandRecord) -> str:
     """Why the trick went where it did, as a player would say it."""
     winner = record.players[trick.winner]
-    if any(SUIT[c] == TRUMP for c in trick.cards):
-        best = max((c for c in trick.cards if SUIT[c] == TRUMP), key=lambda c: record.ruleset.strength[c])
+    best = winning_card(trick, record)
+    if SUIT[best] == TRUMP:
         return f"{winner} won with {card_name(best)}, the highest trump."
-    led = trick.led_suit
-    best = max((c for c in trick.cards if SUIT[c] == led), key=lambda c: record.ruleset.strength[c])
-    suit = {1: "Cups", 2: "Coins", 3: "Batons", 4: "Swords"}.get(led or 0, "the led suit")
+    suit = {1: "Cups", 2: "Coins", 3: "Batons", 4: "Swords"}.get(trick.led_suit or 0, "the led suit")
     return f"{winner} won with {card_name(best)}, the highest of {suit}, the suit led."
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from flask_babel import format_datetime, get_timezone
+from flask_babel import format_date, format_datetime, get_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -51,6 +51,8 @@ FORM_LABELS = {
 MAX_VERSION = 2**31
 """Beyond any hand's history; a larger number in a URL is not a version (and not an SQLite integer)."""
 
+_CHANGED = _l("This hand was changed from another phone while you were editing it.")
+"""The store's Conflict, in the page's language."""
 _RELOAD = _l("The page did not say which version of the hand it showed. Reload it and try again.")
 
 
@@ -175,6 +177,20 @@ def _local_time(stamp: str) -> str:
     return when(stamp)
 
 
+@bp.app_template_filter("local_date")
+def local_date(stamp: str) -> str:
+    """A stored date, or the day of a stored UTC time, as the page's language writes it (1 mag 2024).
+
+    Text that is not an ISO date (a match file may say "Easter 2024") is shown as it is.
+    """
+    try:
+        if len(stamp) == 10:
+            return str(format_date(date.fromisoformat(stamp), "medium"))
+        return str(format_date(datetime.fromisoformat(stamp.replace("Z", "+00:00")), "medium"))
+    except (TypeError, ValueError):
+        return stamp
+
+
 def _title(state: HandState) -> str:
     if state.deleted:
         return str(_("History of a deleted hand (would be hand %(n)s)", n=state.number))
@@ -201,10 +217,10 @@ def _version(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRo
     return _history_page(token, row, can_edit, hand, problem=str(message), status=400)
 
 
-def _conflict(token: str, row: store.MatchRow, can_edit: bool, key: str, message: str) -> Any:
+def _conflict(token: str, row: store.MatchRow, can_edit: bool, key: str, message: Any) -> Any:
     """409: the page shows what is saved now; nothing was changed."""
     hand = store.get_hand(get_db(), row.id, key)
-    return _history_page(token, row, can_edit, hand, conflict=message, status=409)
+    return _history_page(token, row, can_edit, hand, conflict=str(message), status=409)
 
 
 # --- pages ------------------------------------------------------------------------
@@ -254,8 +270,8 @@ def restore(token: str, key: str, version: int) -> Any:
             v=version))
     try:
         store.restore_revision(db, row.id, key, version, expected_version=seen)
-    except store.Conflict as exc:
-        return _conflict(token, row, can_edit, key, exc.message)
+    except store.Conflict:
+        return _conflict(token, row, can_edit, key, _CHANGED)
     flash(_("Version %(v)s restored: the hand counts it now.", v=version))
     return redirect(url_for("history.hand_history", token=token, key=key), 303)
 
@@ -273,8 +289,8 @@ def delete_hand(token: str, key: str) -> Any:
     number = _number(store.list_hands(db, row.id), hand)
     try:
         deleted = store.delete_hand(db, row.id, key, expected_version=seen)
-    except store.Conflict as exc:
-        return _conflict(token, row, can_edit, key, exc.message)
+    except store.Conflict:
+        return _conflict(token, row, can_edit, key, _CHANGED)
     # the message holds the Undo form; it is our own template's output, so it is safe markup
     undo = render_template("history_undo.html", token=token, key=key, number=number, version=deleted.version)
     flash(Markup(undo), "undo")
@@ -295,7 +311,7 @@ def undelete(token: str, key: str) -> Any:
         return redirect(url_for("matches.match_page", token=token), 303)
     try:
         back = store.undelete_hand(db, row.id, key, expected_version=seen)
-    except store.Conflict as exc:
-        return _conflict(token, row, can_edit, key, exc.message)
+    except store.Conflict:
+        return _conflict(token, row, can_edit, key, _CHANGED)
     flash(_("Hand %(n)s is back in the match.", n=_number(store.list_hands(db, row.id), back)))
     return redirect(url_for("matches.match_page", token=token), 303)
