@@ -36,6 +36,7 @@ import json
 import os
 import platform
 import random
+import resource
 import sqlite3
 import statistics
 import sys
@@ -295,6 +296,7 @@ class Report:
     requests: int
     median_ms: float
     p99_ms: float
+    mean_ms: float
     errors: list[str]
     conflicts: int
     acknowledged: int
@@ -305,6 +307,10 @@ class Report:
     kinds: dict[str, tuple[int, float, float]]
     """Per kind of request: count, median ms, p99 ms."""
     statuses: dict[int, int]
+    server_cpu: float | None = None
+    """CPU seconds the server process used while the phones sent."""
+    client_cpu: float | None = None
+    """CPU seconds the load generator (all its threads) used meanwhile."""
 
     @property
     def per_second(self) -> float:
@@ -320,6 +326,7 @@ class Report:
             f"hands saved (acknowledged): {self.acknowledged} in {self.matches} matches; "
             f"shared match: {self.shared_hands} hands, {self.conflicts} conflicts (409)",
             f"errors: {len(self.errors)}; stored-exactly-once problems: {len(self.problems)}",
+            f"CPU: server {self.server_cpu or 0:.1f} s, load generator {self.client_cpu or 0:.1f} s",
         ]
         for kind, (count, median, p99) in sorted(self.kinds.items()):
             lines.append(f"  {kind:<28} {count:>6}  median {median:7.1f} ms  p99 {p99:7.1f} ms")
@@ -358,6 +365,7 @@ def run(clients: int = 50, shared: int = 10, seconds: float = 60.0, *, seed: int
                                         args=() if i < clients else (shared_token,), daemon=True)
                        for i, phone in enumerate(phones)]
             began = time.monotonic()
+            server_cpu, client_cpu = server.cpu_seconds(), _own_cpu()
             for worker in workers:
                 worker.start()
             for worker in workers:
@@ -365,6 +373,8 @@ def run(clients: int = 50, shared: int = 10, seconds: float = 60.0, *, seed: int
                 if worker.is_alive():
                     tally.error("a phone did not finish within two minutes of the end")
             wall = time.monotonic() - began
+            server_cpu = _minus(server.cpu_seconds(), server_cpu)
+            client_cpu = _own_cpu() - client_cpu
             for phone in phones:
                 phone.client.close()
             problems = check_exports(server.port, tally)
@@ -379,11 +389,21 @@ def run(clients: int = 50, shared: int = 10, seconds: float = 60.0, *, seed: int
     return Report(
         clients=clients, shared=shared, seconds=seconds, wall=wall, requests=len(every),
         median_ms=1000 * statistics.median(every) if every else 0.0, p99_ms=1000 * percentile(every, 0.99),
+        mean_ms=1000 * statistics.fmean(every) if every else 0.0,
         errors=tally.errors, conflicts=tally.conflicts,
         acknowledged=sum(len(v) for v in tally.acknowledged.values()), matches=len(tally.acknowledged),
         shared_hands=len(tally.acknowledged.get(shared_token, [])), problems=problems, kinds=kinds,
-        statuses=dict(tally.statuses),
+        statuses=dict(tally.statuses), server_cpu=server_cpu, client_cpu=client_cpu,
     )
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _minus(after: float | None, before: float | None) -> float | None:
+    return None if after is None or before is None else after - before
 
 
 def check_exports(port: int, tally: Tally) -> list[str]:
@@ -450,12 +470,17 @@ def section(report: Report, command: str) -> str:
                      for kind, (count, median, p99) in sorted(report.kinds.items()))
     verdict = "every acknowledged hand stored exactly once, none lost, none extra" if not report.problems else \
         f"{len(report.problems)} differences between acknowledged and stored hands"
+    cores = os.cpu_count() or 1
+    phones = report.clients + report.shared
+    little = 1000 * phones / report.per_second if report.per_second else 0.0
+    server_share = (report.server_cpu or 0.0) / report.wall if report.wall else 0.0
+    longer = ", many more than a real match" if report.shared_hands > 30 else ""
     return f"""## Load
 
 `{command}` ({today}, Python {platform.python_version()}, {os.cpu_count()} cores): the real server as
 `make run` starts it (`flask --app scorer init-db`, then `python -m scorer.serve`: waitress, 8 threads) on
 127.0.0.1 with its database in a temporary folder; the load generator (standard-library HTTP, one thread per
-phone) runs on the same two cores. {report.clients} phones each play out matches of their own (started through
+phone) runs on the same machine. {report.clients} phones each play out matches of their own (started through
 /new or POST /api/matches; legal simulated hands of every preset entered in turn as counted points, captured
 cards, counting cards with pile sizes, the full record typed, and the full record sent by live.js after live
 checks; the match page after each save, standings.json now and then), and {report.shared} more record into one
@@ -470,15 +495,21 @@ shared match as fast as they can, for {report.seconds:g} s.
 | shared match | {report.shared_hands} hands; {report.conflicts} saves answered 409 (another phone saved that hand \
 number first), each re-read and saved as the next hand |
 | check of the database and each export.json afterwards | {verdict} |
+| CPU used meanwhile | server {report.server_cpu or 0:.0f} s, load generator {report.client_cpu or 0:.0f} s \
+(of {cores * report.wall:.0f} core-seconds) |
 
 | request | count | median | p99 |
 |---|---|---|---|
 {rows}
 
-Latency is what a phone waits with {report.clients + report.shared} phones sending without pause, i.e. mostly
-queueing for the two cores (the server and the load generator share them); a real table sends a request
-every few seconds, not continuously. Saves into the shared match slow as it grows: every entry page judges the
-whole match, and it reaches {report.shared_hands} hands here, far more than a real match.
+With {phones} phones sending without pause, each request mostly waits its turn: {phones} phones at \
+{report.per_second:.0f} requests/s make an expected {little:.0f} ms a request (Little's law; the mean measured is \
+{report.mean_ms:.0f} ms); the server time of a single page is a few milliseconds (the Web section). The server \
+process used {server_share:.1f} of the {cores} cores: one Python process runs Python code on one core at a \
+time (the GIL), SQLite and waitress's socket work add a little beside it. A real table sends a handful of \
+requests per hand and a hand takes minutes, so this is far more than a club's evening asks. Saves into the \
+shared match slow down as it grows, because every entry page judges the whole match; it reaches \
+{report.shared_hands} hands here{longer}.
 """
 
 

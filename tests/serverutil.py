@@ -102,6 +102,16 @@ class Server:
                 raise ServerError(f"the server did not answer within {timeout} s:\n{self.output()}")
             time.sleep(0.02)
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server process has used so far (Linux; None elsewhere or when not running)."""
+        if self.process is None or self.process.poll() is not None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
     def output(self) -> str:
         """What the server printed (waitress's start line, any logged exception)."""
         return self.log.read_text(errors="replace") if self.log.exists() else ""
