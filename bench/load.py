@@ -41,6 +41,7 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 from collections import Counter
@@ -311,6 +312,8 @@ class Report:
     """CPU seconds the server process used while the phones sent."""
     client_cpu: float | None = None
     """CPU seconds the load generator (all its threads) used meanwhile."""
+    load_before: float = 0.0
+    """The machine's 1-minute load average just before the run (other work on it)."""
 
     @property
     def per_second(self) -> float:
@@ -347,6 +350,7 @@ def percentile(values: list[float], fraction: float) -> float:
 def run(clients: int = 50, shared: int = 10, seconds: float = 60.0, *, seed: int = 1, folder: Path | None = None,
         threads: int = 8) -> Report:
     """Start the server, run the phones, stop it, and check the database against what was acknowledged."""
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="scarto-load-") as scratch:
         base = Path(folder or scratch)
         server = Server(base / "load.sqlite", threads=threads)
@@ -393,7 +397,7 @@ def run(clients: int = 50, shared: int = 10, seconds: float = 60.0, *, seed: int
         errors=tally.errors, conflicts=tally.conflicts,
         acknowledged=sum(len(v) for v in tally.acknowledged.values()), matches=len(tally.acknowledged),
         shared_hands=len(tally.acknowledged.get(shared_token, [])), problems=problems, kinds=kinds,
-        statuses=dict(tally.statuses), server_cpu=server_cpu, client_cpu=client_cpu,
+        statuses=dict(tally.statuses), server_cpu=server_cpu, client_cpu=client_cpu, load_before=load_before,
     )
 
 
@@ -466,25 +470,42 @@ def check_database(path: Path, tally: Tally) -> list[str]:
 def section(report: Report, command: str) -> str:
     """The "## Load" section of RESULTS.md."""
     today = datetime.date.today().isoformat()
-    rows = "\n".join(f"| {kind} | {count} | {median:.0f} ms | {p99:.0f} ms |"
-                     for kind, (count, median, p99) in sorted(report.kinds.items()))
-    verdict = "every acknowledged hand stored exactly once, none lost, none extra" if not report.problems else \
-        f"{len(report.problems)} differences between acknowledged and stored hands"
     cores = os.cpu_count() or 1
     phones = report.clients + report.shared
     little = 1000 * phones / report.per_second if report.per_second else 0.0
     server_share = (report.server_cpu or 0.0) / report.wall if report.wall else 0.0
+    per_request = 1000 * (report.server_cpu or 0.0) / report.requests if report.requests else 0.0
+    busy = (f"{report.load_before:.1f}, so other work was running beside it" if report.load_before >= 0.5
+            else f"{report.load_before:.1f}: the machine was otherwise idle")
     longer = ", many more than a real match" if report.shared_hands > 30 else ""
+    rows = "\n".join(f"| {kind} | {count} | {median:.0f} ms | {p99:.0f} ms |"
+                     for kind, (count, median, p99) in sorted(report.kinds.items()))
+    verdict = "every acknowledged hand stored exactly once, none lost, none extra" if not report.problems else \
+        f"{len(report.problems)} differences between acknowledged and stored hands"
+    intro = (
+        f"`{command}` ({today}, Python {platform.python_version()}, {cores} cores; the 1-minute load average "
+        f"just before the run was {busy}): the real server as `make run` starts it (`flask --app scorer "
+        "init-db`, then `python -m scorer.serve`: waitress, 8 threads) on 127.0.0.1 with its database in a "
+        "temporary folder; the load generator (standard-library HTTP, one thread per phone) on the same machine. "
+        f"{report.clients} phones each play out matches of their own (started through /new or POST /api/matches; "
+        "legal simulated hands of every preset entered in turn as counted points, captured cards, counting cards "
+        "with pile sizes, the full record typed, and the full record sent by live.js after live checks; the match "
+        f"page after each save, standings.json now and then), and {report.shared} more record into one shared "
+        f"match as fast as they can, for {report.seconds:g} s."
+    )
+    reading = (
+        f"With {phones} phones sending without pause, a request mostly waits its turn: {phones} phones at "
+        f"{report.per_second:.0f} requests/s make an expected {little:.0f} ms a request (Little's law; the mean "
+        f"measured is {report.mean_ms:.0f} ms), while the server spent {per_request:.1f} ms of CPU per request. "
+        f"The server process used {server_share:.1f} of the {cores} cores: one Python process runs Python code "
+        "on one core at a time (the GIL); SQLite and waitress's socket work add a little beside it. A real table "
+        "sends a handful of requests per hand and a hand takes minutes, so this is far more than a club's "
+        "evening asks. Saves into the shared match slow down as it grows, because every entry page judges the "
+        f"whole match; it reaches {report.shared_hands} hands here{longer}."
+    )
     return f"""## Load
 
-`{command}` ({today}, Python {platform.python_version()}, {os.cpu_count()} cores): the real server as
-`make run` starts it (`flask --app scorer init-db`, then `python -m scorer.serve`: waitress, 8 threads) on
-127.0.0.1 with its database in a temporary folder; the load generator (standard-library HTTP, one thread per
-phone) runs on the same machine. {report.clients} phones each play out matches of their own (started through
-/new or POST /api/matches; legal simulated hands of every preset entered in turn as counted points, captured
-cards, counting cards with pile sizes, the full record typed, and the full record sent by live.js after live
-checks; the match page after each save, standings.json now and then), and {report.shared} more record into one
-shared match as fast as they can, for {report.seconds:g} s.
+{textwrap.fill(intro, 110)}
 
 | what | figure |
 |---|---|
@@ -502,14 +523,7 @@ number first), each re-read and saved as the next hand |
 |---|---|---|---|
 {rows}
 
-With {phones} phones sending without pause, each request mostly waits its turn: {phones} phones at \
-{report.per_second:.0f} requests/s make an expected {little:.0f} ms a request (Little's law; the mean measured is \
-{report.mean_ms:.0f} ms); the server time of a single page is a few milliseconds (the Web section). The server \
-process used {server_share:.1f} of the {cores} cores: one Python process runs Python code on one core at a \
-time (the GIL), SQLite and waitress's socket work add a little beside it. A real table sends a handful of \
-requests per hand and a hand takes minutes, so this is far more than a club's evening asks. Saves into the \
-shared match slow down as it grows, because every entry page judges the whole match; it reaches \
-{report.shared_hands} hands here{longer}.
+{textwrap.fill(reading, 110)}
 """
 
 

@@ -6,6 +6,7 @@ import importlib.util
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 from scorer import db as database
 from scorer import store
@@ -72,3 +73,15 @@ def test_matches_created_at_the_same_moment_all_wait_their_turn(tmp_path: Path) 
     assert check.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 8 * 15
     assert check.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 8 * 15 * 2
     check.conn.close()
+
+
+def test_write_replaces_only_the_load_section(tmp_path: Path, monkeypatch: Any) -> None:
+    results = tmp_path / "RESULTS.md"
+    monkeypatch.setattr(load, "RESULTS", results)
+    results.write_text("# Benchmarks\n\n## PDF\n\npdf figures\n\n## Load\n\nold figures\n\n## Web\n\nweb figures\n")
+    load.write("## Load\n\nnew figures\n")
+    assert results.read_text() == ("# Benchmarks\n\n## PDF\n\npdf figures\n\n## Load\n\nnew figures\n\n"
+                                   "## Web\n\nweb figures\n")
+    results.write_text("# Benchmarks\n\n## PDF\n\npdf figures\n")
+    load.write("## Load\n\nnew figures\n")
+    assert results.read_text() == "# Benchmarks\n\n## PDF\n\npdf figures\n\n## Load\n\nnew figures\n"
