@@ -21,14 +21,22 @@ def fixture(name: str) -> dict[str, Any]:
     return dict(json.loads((FIXTURES / f"{name}.json").read_text()))
 
 
-def new_match(page: Any, live_server: str, *, first_dealer: str = "Anna") -> str:
-    """An empty classic match created through the JSON API (making matches is test_matches' flow); its URL."""
+def new_match_links(page: Any, live_server: str, *, first_dealer: str = "Anna") -> tuple[str, str]:
+    """An empty classic match created through the JSON API (making matches is test_matches' flow).
+
+    Returns its edit link and its view-only link.
+    """
     body = {"format": "scarto-match/1", "title": "Friday at the circolo", "ruleset": "classic",
             "players": list(PLAYERS), "first_dealer": first_dealer, "settle": "per_point", "hands": []}
     response = page.request.post(live_server + "/api/matches", data=body,
                                  headers={"Content-Type": "application/json"})
     assert response.status == 201, response.text()
-    return str(response.json()["edit_url"])
+    return str(response.json()["edit_url"]), str(response.json()["view_url"])
+
+
+def new_match(page: Any, live_server: str, *, first_dealer: str = "Anna") -> str:
+    """An empty classic match to record hands into; its (edit) URL."""
+    return new_match_links(page, live_server, first_dealer=first_dealer)[0]
 
 
 def stored_hands(page: Any, match_url: str) -> list[dict[str, Any]]:

@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import Taps, no_overflow
-from tests.browser.handflows import expect_match_page, hand_page_scores, new_match, stored_hands, type_into
+from tests.browser.handflows import (
+    expect_match_page,
+    hand_page_scores,
+    new_match,
+    new_match_links,
+    stored_hands,
+    type_into,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -69,3 +76,36 @@ def test_edit_a_hand_then_restore_the_old_version(page: Any, live_server: str, t
     expect(page.locator("table.standings tfoot th.num")).to_have_text(["5", "-4", "-1"])
     expect(page.locator(".next h2")).to_have_text("Hand 2 — Bruno deals")
     assert [h["points"] for h in stored_hands(page, match_url)] == [{"Anna": 31, "Bruno": 22, "Carla": 25}]
+
+
+def test_the_view_only_link_shows_a_hand_but_cannot_change_it(page: Any, live_server: str, shot: Any) -> None:
+    match_url, view_url = new_match_links(page, live_server)
+    page.goto(match_url)
+    page.locator("#record-points").click()
+    page.locator("#points_0").fill("31")
+    page.locator("#points_1").fill("22")
+    page.locator("#save").click()
+    key = page.locator("table.standings tbody a").first.get_attribute("href").rstrip("/").rsplit("/", 1)[-1]
+
+    page.goto(view_url)
+    page.locator("table.standings tbody a").first.click()
+    assert hand_page_scores(page) == {"Anna": "5", "Bruno": "-4", "Carla": "-1"}
+    expect(page.locator("#edit")).to_have_count(0)
+    expect(page.locator("#delete")).to_have_count(0)
+    assert no_overflow(page) == []
+    shot("hand-view-only")
+    page.locator("#history").click()
+    expect(page.locator("ol.revisions > li")).to_have_count(1)
+    expect(page.locator("main form")).to_have_count(0)  # no restore, no delete
+    for path in (f"hands/{key}/edit", "hands/new/live", "hands/new/cards"):
+        response = page.goto(view_url + path)
+        assert response is not None and response.status == 403, path
+        expect(page.locator("main")).to_contain_text("view-only link")
+    # live.js's check, even with a good form token (this phone also has the edit link), is refused as JSON
+    page.goto(match_url + "hands/new/live")
+    csrf = page.locator("input[name=csrf_token]").input_value()
+    check = page.request.post(view_url + "hands/live/check", data={"dealer": "Anna", "tricks": []},
+                              headers={"Content-Type": "application/json", "X-CSRFToken": csrf})
+    assert check.status == 403
+    assert "view-only link" in check.json()["error"]
+    assert stored_hands(page, match_url)[0]["points"] == {"Anna": 31, "Bruno": 22, "Carla": 25}
