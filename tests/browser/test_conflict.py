@@ -128,6 +128,7 @@ def test_a_live_entry_left_after_a_conflict_is_not_offered_as_the_next_hand(page
     other_phone.locator("#back").click()  # "if it is the same hand, it is already recorded: leave this page"
     other_phone.locator("#record-live").click()  # the next hand, on the same phone
     expect(other_phone.locator("h1")).to_contain_text("Hand 2")
+    expect(other_phone.locator("#status")).to_be_visible()  # live.js has started (and said what it kept)
     # the left-over entry may be offered, but as one started before another hand was saved
     expect(other_phone.locator("#notice")).not_to_have_text("Your unsaved entry on this phone was brought back.",
                                                             timeout=1000)

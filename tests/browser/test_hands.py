@@ -296,6 +296,7 @@ def test_the_filled_in_last_points_can_be_deleted_and_typed_over(page: Any, live
     taps.tap("#record-points")
     type_into(page, taps, "#points_0", "31")
     type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("25")
     taps.tap("#points_2")
     page.keyboard.press("End")
     page.keyboard.press("Backspace")
