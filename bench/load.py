@@ -505,7 +505,7 @@ def section(report: Report, command: str) -> str:
     )
     return f"""## Load
 
-{textwrap.fill(intro, 110)}
+{wrap(intro)}
 
 | what | figure |
 |---|---|
@@ -523,8 +523,15 @@ number first), each re-read and saved as the next hand |
 |---|---|---|---|
 {rows}
 
-{textwrap.fill(reading, 110)}
+{wrap(reading)}
 """
+
+
+def wrap(text: str, width: int = 110) -> str:
+    """A paragraph wrapped for RESULTS.md, never inside a `code span`."""
+    parts = text.split("`")
+    kept = "`".join(part.replace(" ", "\0") if i % 2 else part for i, part in enumerate(parts))
+    return textwrap.fill(kept, width, break_long_words=False, break_on_hyphens=False).replace("\0", " ")
 
 
 def write(text: str) -> None:
