@@ -61,7 +61,8 @@
         var v = parse(i.value);
         if (v) known = add(known, v); else readable = false;
       });
-      if (free.length === 1 && readable) {
+      // never into the box being typed in: a thumb that empties the filled-in number types its own
+      if (free.length === 1 && readable && free[0] !== document.activeElement) {
         var rest = add(total, [-known[0], known[1]]);
         if (rest[0] >= 0) {
           free[0].value = show(rest);
@@ -88,6 +89,7 @@
         if (input.value.trim()) input.dataset.typed = "1"; else delete input.dataset.typed;
         update();
       });
+      input.addEventListener("blur", update);
     });
     update();
   }

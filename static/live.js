@@ -55,8 +55,9 @@
     persist();  // the server showed what was posted: that is the entry now
   } else if (kept && kept.tricks && kept.tricks.length && JSON.stringify(kept.tricks) !== JSON.stringify(state.tricks)) {
     state = kept;
-    notice(cfg.edit ? (kept.version === cfg.version ? T.restored : T.stale)
-                    : (kept.count === cfg.count ? T.restored : T.stale));
+    // an entry that lost to another phone's save may be that very hand: never offer it as a fresh one
+    notice(cfg.edit ? (kept.version === cfg.version && !kept.lost ? T.restored : T.stale)
+                    : (kept.count === cfg.count && !kept.lost ? T.restored : T.stale));
   }
 
   function cardsPlayed() { return state.tricks.reduce(function (k, t) { return k + t.length; }, 0); }
@@ -153,6 +154,7 @@
       if (res.status === 409) {
         if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
         if (d.version !== undefined && d.version !== null) state.version = d.version;
+        state.lost = true;
         persist();
         showConflict(d);
       } else {

@@ -119,8 +119,6 @@ def test_the_same_hand_recorded_on_two_phones_is_stored_once(page: Any, other_ph
     assert [h["points"] for h in stored_hands(page, match_url)] == [{"Anna": 25, "Bruno": 36, "Carla": 17}]
 
 
-@pytest.mark.xfail(strict=True, reason="live.js stores the entry that lost with the new hand count, so the next "
-                                       "Live page brings hand 1's tricks back as hand 2's own entry (reported)")
 def test_a_live_entry_left_after_a_conflict_is_not_offered_as_the_next_hand(page: Any, other_phone: Any,
                                                                             live_server: str) -> None:
     live_entry_that_loses(page, other_phone, live_server)

@@ -289,8 +289,6 @@ def test_a_live_card_that_breaks_the_record_is_flagged_and_undone(page: Any, liv
                       next_hand=2, next_dealer="Carla", totals=("-5", "4", "1"))
 
 
-@pytest.mark.xfail(strict=True, reason="cards.js fills the last field in again the moment it is emptied, so "
-                                       "what is typed next is appended to the filled-in value (reported)")
 def test_the_filled_in_last_points_can_be_deleted_and_typed_over(page: Any, live_server: str, taps: Taps) -> None:
     page.goto(new_match(page, live_server))
     taps.tap("#record-points")
