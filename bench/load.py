@@ -475,23 +475,21 @@ def section(report: Report, command: str) -> str:
     little = 1000 * phones / report.per_second if report.per_second else 0.0
     server_share = (report.server_cpu or 0.0) / report.wall if report.wall else 0.0
     per_request = 1000 * (report.server_cpu or 0.0) / report.requests if report.requests else 0.0
-    busy = (f"{report.load_before:.1f}, so other work was running beside it" if report.load_before >= 0.5
-            else f"{report.load_before:.1f}: the machine was otherwise idle")
     longer = ", many more than a real match" if report.shared_hands > 30 else ""
     rows = "\n".join(f"| {kind} | {count} | {median:.0f} ms | {p99:.0f} ms |"
                      for kind, (count, median, p99) in sorted(report.kinds.items()))
     verdict = "every acknowledged hand stored exactly once, none lost, none extra" if not report.problems else \
         f"{len(report.problems)} differences between acknowledged and stored hands"
     intro = (
-        f"`{command}` ({today}, Python {platform.python_version()}, {cores} cores; the 1-minute load average "
-        f"just before the run was {busy}): the real server as `make run` starts it (`flask --app scorer "
-        "init-db`, then `python -m scorer.serve`: waitress, 8 threads) on 127.0.0.1 with its database in a "
-        "temporary folder; the load generator (standard-library HTTP, one thread per phone) on the same machine. "
-        f"{report.clients} phones each play out matches of their own (started through /new or POST /api/matches; "
-        "legal simulated hands of every preset entered in turn as counted points, captured cards, counting cards "
-        "with pile sizes, the full record typed, and the full record sent by live.js after live checks; the match "
-        f"page after each save, standings.json now and then), and {report.shared} more record into one shared "
-        f"match as fast as they can, for {report.seconds:g} s."
+        f"`{command}` ({today}, Python {platform.python_version()}, {cores} cores; the machine's 1-minute load "
+        f"average just before the run: {report.load_before:.1f}): the real server as `make run` starts it "
+        "(`flask --app scorer init-db`, then `python -m scorer.serve`: waitress, 8 threads) on 127.0.0.1 with "
+        "its database in a temporary folder; the load generator (standard-library HTTP, one thread per phone) "
+        f"on the same machine. {report.clients} phones each play out matches of their own (started through /new "
+        "or POST /api/matches; legal simulated hands of every preset entered in turn as counted points, captured "
+        "cards, counting cards with pile sizes, the full record typed, and the full record sent by live.js after "
+        "live checks; the match page after each save, standings.json now and then), and "
+        f"{report.shared} more record into one shared match as fast as they can, for {report.seconds:g} s."
     )
     reading = (
         f"With {phones} phones sending without pause, a request mostly waits its turn: {phones} phones at "
