@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -242,6 +244,9 @@ def test_templates_hold_no_text_outside_gettext(name: str, env: Any) -> None:
 START = {"en": "Start a match", "it": "Inizia una partita", "de": "Partie beginnen", "fi": "Aloita peli",
          "es": "Empezar una partida"}
 STANDINGS = {"en": "Standings", "it": "Classifica", "de": "Stand", "fi": "Tilanne", "es": "Clasificación"}
+WHO_PAYS = {"it": "Chi paga chi", "de": "Wer zahlt wem", "fi": "Kuka maksaa kenelle", "es": "Quién paga a quién"}
+COUNT = {"it": "Il conteggio a tre a tre", "de": "Die Zählung in Dreiergruppen", "fi": "Laskenta kolmittain",
+         "es": "El recuento de tres en tres"}
 REVOKE = {"en": "to a trump lead while holding a trump", "it": "non ha risposto a tarocchi",
           "de": "hat Trumpf nicht bedient", "fi": "pelasi valttilähtöön", "es": "hizo renuncio"}
 
@@ -291,16 +296,14 @@ def test_a_match_and_a_revoked_hand_in_each_language(client: FlaskClient, seeded
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_no_english_message_is_left_on_the_pages(app: Flask, client: FlaskClient, seeded: tuple[str, list[str]],
-                                                 language: str, template: Catalog) -> None:
+                                                 language: str) -> None:
     """Each catalogue message that differs in the language must not show up in English on a page.
 
     This catches strings translated too early (a gettext at import time instead of a lazy one)
     and templates that print a message without gettext.
     """
     token, keys = seeded
-    catalog = messages(read_catalogue(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"))
-    english = {m.id for m in catalog.values()
-               if isinstance(m.id, str) and "%" not in m.id and m.string != m.id and len(m.id) > 12}
+    english = english_messages(language)
     pages = ["/", "/new", f"/m/{token}/", f"/m/{token}/share", f"/m/{token}/deleted", "/import", "/audit",
              f"/m/{token}/hands/new/points", f"/m/{token}/hands/new/cards", f"/m/{token}/hands/new/honours",
              f"/m/{token}/hands/new/live", f"/m/{token}/import"]
@@ -329,3 +332,30 @@ def test_money_follows_the_language(client: FlaskClient, seeded: tuple[str, list
     token, _keys = seeded
     assert "0,10\xa0€" in get(client, f"/m/{token}/?lang=it")
     assert "€0.10" in get(client, f"/m/{token}/?lang=en")
+
+
+def english_messages(language: str) -> set[str]:
+    """Messages long enough to be recognised that the language translates differently."""
+    catalog = messages(read_catalogue(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"))
+    return {m.id for m in catalog.values()
+            if isinstance(m.id, str) and "%" not in m.id and m.string != m.id and len(m.id) > 12}
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="make test installs poppler-utils")
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_sheets_are_printed_in_each_language(client: FlaskClient, seeded: tuple[str, list[str]],
+                                                 language: str) -> None:
+    """A match without a sheet language of its own prints in the page's; the audit sheet too."""
+    token, keys = seeded
+
+    def text(url: str) -> str:
+        response = client.get(url)
+        assert response.status_code == 200 and response.mimetype == "application/pdf", url
+        run = subprocess.run(["pdftotext", "-", "-"], input=response.data, capture_output=True, check=True)
+        return " ".join(run.stdout.decode().split())
+
+    sheet = text(f"/m/{token}/sheet.pdf?lang={language}")
+    audit = text(f"/m/{token}/hands/{keys[5]}/audit.pdf?lang={language}")
+    assert WHO_PAYS[language] in sheet and REVOKE[language] in sheet
+    assert COUNT[language] in audit and REVOKE[language] in audit
+    assert sorted(m for m in english_messages(language) if m in sheet or m in audit) == []
