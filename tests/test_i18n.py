@@ -83,6 +83,10 @@ def test_the_extraction_finds_the_problem_sentences_and_the_lazy_labels(extracte
     assert ("%(num)s card", "%(num)s cards") in ids  # ngettext in a template
 
 
+def test_a_catalogue_for_each_language_of_the_app() -> None:
+    assert sorted(p.name for p in TRANSLATIONS.iterdir() if p.is_dir()) == sorted(TRANSLATED)
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_message_is_translated(language: str, template: Catalog) -> None:
     catalog = messages(read_catalogue(TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"))
