@@ -61,8 +61,15 @@
         var v = parse(i.value);
         if (v) known = add(known, v); else readable = false;
       });
-      // never into the box being typed in: a thumb that empties the filled-in number types its own
-      if (free.length === 1 && readable && free[0] !== document.activeElement) {
+      inputs.forEach(function (i) { i.placeholder = ""; });
+      // never into the box being typed in: a thumb that empties the filled-in number types its own;
+      // the rest shows as a hint there and fills in when the box is left empty
+      var typing = free.length === 1 && free[0] === document.activeElement;
+      if (typing && readable) {
+        var hint = add(total, [-known[0], known[1]]);
+        if (hint[0] >= 0) free[0].placeholder = show(hint);
+      }
+      if (free.length === 1 && readable && !typing) {
         var rest = add(total, [-known[0], known[1]]);
         if (rest[0] >= 0) {
           free[0].value = show(rest);

@@ -40,7 +40,9 @@ def test_edit_a_hand_then_restore_the_old_version(page: Any, live_server: str, t
     expect(page.locator("#points-total")).to_have_text("Total 87 of 78")
     taps.tap("#points_2")
     page.keyboard.press("Control+A")
-    page.keyboard.press("Backspace")  # Carla's is the rest: emptied, it fills itself in
+    page.keyboard.press("Backspace")  # Carla's is the rest: emptied, it shows the rest and fills in when left
+    expect(page.locator("#points_2")).to_have_attribute("placeholder", "16")
+    page.locator("#points_2").blur()
     expect(page.locator("#points_2")).to_have_value("16")
     assert no_overflow(page) == []
     shot("hand-edit")
