@@ -23,6 +23,15 @@ PRESET_DESCRIPTIONS = {
     "piccolo": _l("Short teaching game: 42 cards, 12 each, a 6-card talon."),
 }
 
+PRESET_NAMES = {
+    "classic": _l("classic"),
+    "rulesheet": _l("rule sheet"),
+    "saari": _l("Saari"),
+    "four": _l("four players"),
+    "piccolo": _l("piccolo"),
+}
+"""How the pages name each preset (the files keep the preset's own name)."""
+
 SWITCH_LABELS = {
     "top_trump": _l("Highest trump"),
     "discard": _l("Forbidden discards"),

@@ -13,7 +13,7 @@ from ..cards import CODES
 from ..pdf import Sheet, html_to_pdf, match_sheet_html
 from ..records import fraction_json
 from ..validation import Problem
-from .labels import card_label, card_title, current_language, problem_text, switch_rows
+from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
 from .matches import _file_name, match_view
 
 bp = Blueprint("sheets", __name__)
@@ -33,6 +33,11 @@ def _globals() -> dict[str, Any]:
 @bp.app_template_filter("card")
 def _card(index: int) -> str:
     return card_label(index)
+
+
+@bp.app_template_filter("preset_name")
+def _preset_name(preset: str) -> str:
+    return str(PRESET_NAMES.get(preset, preset))
 
 
 @bp.app_template_filter("code_label")
