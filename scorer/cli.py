@@ -69,7 +69,9 @@ def _read(name: str) -> Any:
 
 
 def _complain(name: str, exc: ScartoError) -> None:
-    print(f"scarto: {name}: {exc}", file=sys.stderr)
+    """One line on standard error, even when a name in the record holds a line break."""
+    line = f"scarto: {name}: {exc}".replace("\r", "\\r").replace("\n", "\\n")
+    print(line, file=sys.stderr)
 
 
 def _score(args: argparse.Namespace) -> int:

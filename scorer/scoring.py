@@ -169,7 +169,8 @@ def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[in
         piles[trick.fool_seat].append(FOOL_INDEX)
         fool_trick = trick
     exchange = None
-    if fool_trick is not None and fool_trick.fool_seat is not None:
+    # a Fool's trick awarded to the Fool's own player (an audit's "what if") owes no exchange
+    if fool_trick is not None and fool_trick.fool_seat is not None and fool_trick.fool_seat != fool_trick.winner:
         fool_seat, winner = fool_trick.fool_seat, fool_trick.winner
         forfeit = rules.fool_forfeit and piles[fool_seat] == [FOOL_INDEX]
         if forfeit:

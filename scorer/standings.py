@@ -20,6 +20,8 @@ class HandLine:
     number: int
     result: HandResult
     totals: tuple[Fraction, ...]
+    counted: bool = True
+    """False for a hand recorded after the match had ended: listed, but it changes nothing."""
 
     @property
     def dealer(self) -> str:
@@ -68,6 +70,7 @@ class Standings:
                     "dealer": line.dealer,
                     "scores": {p: fraction_json(s) for p, s in line.scores.items()},
                     "problems": [p.code for p in line.result.problems],
+                    **({} if line.counted else {"counted": False}),
                 }
                 for line in self.lines
             ],
@@ -99,16 +102,18 @@ def standings(match: MatchRecord, results: list[HandResult] | None = None) -> St
     judged = results if results is not None else [score_hand(h) for h in match.hands]
     totals = [Fraction(0)] * len(players)
     lines = []
-    reached_target = False
+    finished = False
     target = match.end.get("target") if match.end else None
-    for number, result in enumerate(judged, start=1):
-        for i, p in enumerate(players):
-            totals[i] += result.scores().get(p, 0)
-        lines.append(HandLine(number, result, tuple(totals)))
-        if target is not None and max(totals) >= target:
-            reached_target = True
     limit = end_hands(match)
-    finished = reached_target if target is not None else len(lines) >= (limit or 0)
+    for number, result in enumerate(judged, start=1):
+        if not finished:
+            scores = result.scores()
+            for i, p in enumerate(players):
+                totals[i] += scores.get(p, 0)
+        lines.append(HandLine(number, result, tuple(totals), counted=not finished))
+        # the match ends with the hand that reaches the target, or with its last hand
+        reached = max(totals) >= target if target is not None else number >= (limit or 0)
+        finished = finished or reached
     last_dealer = lines[-1].dealer if lines else None
     stake = match.stake.per_point if match.stake else None
     return Standings(

@@ -68,3 +68,11 @@ def test_annulled_hand_scores_nothing() -> None:
 
 def test_what_if_needs_a_full_record() -> None:
     assert what_if(_result("classic-captured"), {1: 0}) is None
+
+
+def test_awarding_the_fools_trick_to_the_fools_player_keeps_the_sum() -> None:
+    result = _result("classic-fool-led")
+    trick = next(t for t in result.replay.tricks if t.fool_seat is not None)
+    changed = what_if(result, {trick.number: trick.fool_seat})
+    assert changed is not None
+    assert sum(c.card_points for c in changed) == 78 and sum(c.score for c in changed) == 0

@@ -104,3 +104,19 @@ def test_settlement_rows_are_a_running_view() -> None:
     table = standings(parse_match(_match(THREE[:1])))
     assert not table.finished
     assert [(t.payer, t.payee, t.points) for t in table.settlement] == [("Bruno", "Anna", 4), ("Carla", "Anna", 1)]
+
+
+def test_hands_after_the_end_are_listed_but_not_counted() -> None:
+    from scorer.records import parse_match
+    from scorer.standings import standings as judge
+    hands = [{"dealer": d, "points": {"Anna": a, "Bruno": b, "Carla": 78 - a - b}}
+             for d, a, b in (("Anna", 50, 14), ("Bruno", 10, 10), ("Carla", 10, 10))]
+    match = parse_match({"players": ["Anna", "Bruno", "Carla"], "first_dealer": "Anna",
+                         "end": {"target": 20}, "hands": hands})
+    table = judge(match)
+    assert table.finished and table.leaders == ["Anna"]
+    assert [line.counted for line in table.lines] == [True, False, False]
+    assert [str(t) for t in table.totals] == ["24", "-12", "-12"]
+    data = table.to_dict()
+    assert [h.get("counted", True) for h in data["hands"]] == [True, False, False]
+    assert data["players"][0] == {"name": "Anna", "total": 24}

@@ -110,3 +110,9 @@ def test_stored_hand_audit(client: FlaskClient) -> None:
     assert "Audit of hand 1" in audit and "Trick 4 of 25" in audit
     assert client.get(f"/m/{token}/hands/nope/audit").status_code == 404
     assert client.get(f"/m/wrong/hands/{key}/audit").status_code == 404
+
+
+@pytest.mark.parametrize("query", ["?t=" + "9" * 5000, "?award=" + "9" * 5000 + "-1", "?award=1-" + "9" * 5000])
+def test_huge_numbers_in_the_address_never_fail(client: FlaskClient, query: str) -> None:
+    link = _audit_link(client, "classic-valid-1")
+    assert client.get(link + query).status_code == 200

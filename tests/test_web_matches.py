@@ -104,3 +104,10 @@ def test_forms_work_over_https_without_a_referer(client: FlaskClient) -> None:
         "csrf_token": csrf_token(page.get_data(as_text=True)), "preset": "classic", "player_1": "A",
         "player_2": "B", "player_3": "C", "first_dealer": "1", "end_kind": "hands", "settle": "per_point"})
     assert response.status_code == 302
+
+
+def test_a_first_dealer_beyond_the_seats_is_refused(client: FlaskClient) -> None:
+    response = submit(client, "/new", {"preset": "classic", "player_1": "A", "player_2": "B", "player_3": "C",
+                                       "first_dealer": "4", "end_kind": "hands", "settle": "per_point"})
+    assert response.status_code == 400
+    assert "Tick who deals first." in response.get_data(as_text=True)

@@ -109,3 +109,21 @@ def test_standings_csv(client: FlaskClient) -> None:
     lines = response.get_data(as_text=True).splitlines()
     assert lines[0].startswith("hand,dealer,Anna points")
     assert len(lines) == 3 and lines[1].startswith("1,Anna,")
+
+
+def test_file_names_in_any_script_travel_as_latin1_headers(client: FlaskClient) -> None:
+    """Servers send headers as Latin-1: a Cyrillic or Japanese title must not break a download."""
+    created = client.post("/api/matches", json=points_match(2, title="Партия Ōsaka"))
+    token = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    for address in ("export.json", "standings.csv", "sheet.pdf"):
+        header = client.get(f"/m/{token}/{address}").headers["Content-Disposition"]
+        header.encode("latin-1")
+        assert "filename*=UTF-8''" in header and "%D0%BF" in header  # п, whole in the UTF-8 form
+
+
+def test_csv_names_are_not_formulas(client: FlaskClient) -> None:
+    created = client.post("/api/matches", json=points_match(1, players=("=HYPERLINK(1)", "+B", "Carla")))
+    token = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    text = client.get(f"/m/{token}/standings.csv").get_data(as_text=True)
+    assert "'=HYPERLINK(1) points" in text and "'+B points" in text and ",=" not in text
+    assert "\n1,'=HYPERLINK(1)," in text  # the dealer's cell too

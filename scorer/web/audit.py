@@ -74,12 +74,17 @@ def _result(record: HandRecord) -> HandResult:
     return score_hand(record)
 
 
+def _small_number(text: str) -> bool:
+    """Digits a trick or seat number can be (int() refuses numbers past 4,300 digits)."""
+    return text.isdecimal() and len(text) <= 3
+
+
 def _awards() -> dict[int, int]:
     """``?award=4-2``: trick 4 goes to seat 2 (repeatable); malformed values are ignored."""
     awards: dict[int, int] = {}
     for value in request.args.getlist("award"):
         trick, _sep, seat = value.partition("-")
-        if trick.isdecimal() and seat.isdecimal():
+        if _small_number(trick) and _small_number(seat):
             awards[int(trick)] = int(seat)
     return awards
 
@@ -105,7 +110,7 @@ def _valid_award(result: HandResult, trick: int, seat: int) -> bool:
 def _step(all_steps: list[AuditStep]) -> tuple[int, AuditStep | None]:
     """The trick asked for with ``?t=N`` (0: the overview), clamped to the hand."""
     raw = request.args.get("t", "0")
-    number = int(raw) if raw.isdecimal() else 0
+    number = int(raw) if _small_number(raw) else 0
     number = max(0, min(number, len(all_steps)))
     return number, all_steps[number - 1] if number else None
 
@@ -154,8 +159,10 @@ def hand_audit(token: str, key: str) -> Any:
 def hand_audit_pdf(token: str, key: str) -> Response:
     """The audit sheet of one hand: the full trick table and the count."""
     row, hand, result, number = _stored(token, key)
-    name = sheet_name(row.settings.get("title"), f"hand-{number}-audit", "scarto")
-    return _audit_pdf(result, _("Audit of hand %(n)s", n=number), name)
+    name = sheet_name(row.settings.get("title"), f"hand-{number}-audit" if number else "deleted-hand-audit",
+                      "scarto")
+    title = _("Audit of hand %(n)s", n=number) if number else _("Audit of a deleted hand")
+    return _audit_pdf(result, title, name)
 
 
 def _audit_pdf(result: HandResult, title: str, name: str) -> Response:

@@ -121,6 +121,10 @@ class MatchForm(FlaskForm):
         if problem is not None:
             self.player_1.errors = [*self.player_1.errors, problem]
             return False
+        choice = self.first_dealer.data or "1"
+        if choice != "draw" and (not choice.isdecimal() or int(choice) > ruleset.players):
+            self.first_dealer.errors = [*self.first_dealer.errors, _l("Tick who deals first.")]
+            return False
         return valid
 
     def match_data(self, draw: Any) -> dict[str, Any]:
@@ -138,7 +142,7 @@ class MatchForm(FlaskForm):
             and _switch_value(name, getattr(self, name).data) != getattr(ruleset, name)
         }
         dealer_choice = self.first_dealer.data or "1"
-        if dealer_choice == "draw" or int(dealer_choice) > len(players):
+        if dealer_choice == "draw":
             first_dealer = draw(players)
         else:
             first_dealer = players[int(dealer_choice) - 1]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import segno
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
@@ -154,7 +156,7 @@ def export_json(token: str) -> Response:
     data = store.match_data(get_db(), row)
     name = _file_name(row.settings.get("title") or "scarto-match")
     return Response(dumps(data), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}.json"'})
+                    headers={"Content-Disposition": disposition("attachment", f"{name}.json")})
 
 
 @bp.get("/m/<token>/standings.json")
@@ -167,3 +169,14 @@ def standings_json(token: str) -> Response:
 def _file_name(title: str) -> str:
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in title.strip().lower())
     return "-".join(part for part in safe.split("-") if part)[:60] or "scarto-match"
+
+
+def disposition(kind: str, name: str) -> str:
+    """A Content-Disposition header for a file name in any script (RFC 6266).
+
+    Headers travel as Latin-1, so the plain ``filename`` is the name folded to ASCII and
+    ``filename*`` carries it whole in UTF-8 for the browsers that read it.
+    """
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    plain = "-".join(part for part in folded.replace('"', "").split("-") if part) or "scarto"
+    return f"{kind}; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"

@@ -14,7 +14,7 @@ from ..pdf import Sheet, html_to_pdf, match_sheet_html
 from ..records import fraction_json
 from ..validation import Problem
 from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
-from .matches import _file_name, match_view
+from .matches import _file_name, disposition, match_view
 
 bp = Blueprint("sheets", __name__)
 
@@ -53,7 +53,7 @@ def _card_title(index: int) -> str:
 
 def pdf_response(pdf: bytes, name: str) -> Response:
     return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="{name}.pdf"'})
+                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
 
 
 def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
@@ -80,20 +80,26 @@ def standings_csv(token: str) -> Response:
     players = view.record.players
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["hand", "dealer", *[f"{p} points" for p in players], *[f"{p} score" for p in players],
-                     *[f"{p} total" for p in players], "problems"])
+    writer.writerow(["hand", "dealer", *[_text_cell(f"{p} points") for p in players],
+                     *[_text_cell(f"{p} score") for p in players], *[_text_cell(f"{p} total") for p in players],
+                     "problems"])
     for line in view.table.lines:
         counts = line.result.counts
         points = [fraction_json(c.card_points) for c in counts] if counts else [""] * len(players)
         scores = [fraction_json(c.score) for c in counts] if counts else [""] * len(players)
         writer.writerow([
-            line.number, line.dealer, *points, *scores,
+            line.number, _text_cell(line.dealer), *points, *scores,
             *[fraction_json(t) for t in line.totals],
             " ".join(p.code for p in line.result.problems),
         ])
     name = sheet_name(view.record.title, None, "scarto-standings")
     return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+                    headers={"Content-Disposition": disposition("attachment", f"{name}.csv")})
+
+
+def _text_cell(text: str) -> str:
+    """A name as a CSV cell a spreadsheet will not run as a formula ("=HYPERLINK(...)")."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def audit_pdf_html(**context: Any) -> str:
