@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from .cards import FOOL_INDEX, SUIT, TRUMP, card_name
+from .cards import FOOL_INDEX, SUIT, TRUMP
 from .records import HandRecord
 from .rulesets import Ruleset
 from .scoring import HandResult, PlayerCount, count
@@ -25,8 +25,6 @@ class AuditStep:
     """One trick as the audit shows it."""
 
     trick: PlayedTrick
-    reason: str
-    """Why the winner won, in words."""
     holding: tuple[tuple[int, ...], ...]
     """Each seat's cards at the start of this trick (what they play from here on), sorted."""
     piles: tuple[tuple[int, ...], ...]
@@ -52,16 +50,6 @@ def winning_card(trick: PlayedTrick, record: HandRecord) -> int:
     return max((c for c in trick.cards if SUIT[c] == trick.led_suit), key=lambda c: strength[c])
 
 
-def win_reason(trick: PlayedTrick, record: HandRecord) -> str:
-    """Why the trick went where it did, as a player would say it."""
-    winner = record.players[trick.winner]
-    best = winning_card(trick, record)
-    if SUIT[best] == TRUMP:
-        return f"{winner} won with {card_name(best)}, the highest trump."
-    suit = {1: "Cups", 2: "Coins", 3: "Batons", 4: "Swords"}.get(trick.led_suit or 0, "the led suit")
-    return f"{winner} won with {card_name(best)}, the highest of {suit}, the suit led."
-
-
 def steps(record: HandRecord, replay: Replay, problems: tuple[Problem, ...]) -> list[AuditStep]:
     """The replay laid out trick by trick."""
     rules, n = record.ruleset, len(record.players)
@@ -84,7 +72,6 @@ def steps(record: HandRecord, replay: Replay, problems: tuple[Problem, ...]) -> 
             piles[owner if owner is not None else trick.winner].append(card)
         out.append(AuditStep(
             trick=trick,
-            reason=win_reason(trick, record),
             holding=holding,
             piles=tuple(tuple(p) for p in piles),
             problems=tuple(p for p in problems if p.trick == trick.number),

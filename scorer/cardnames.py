@@ -123,13 +123,6 @@ def short_name(index: int, language: str | None = "en", pack: str | None = "ital
     return letter + "CDBS"[SUIT[index] - 1]  # the pack's own Italian initials, as in the record codes
 
 
-def suit_class(index: int) -> str:
-    """A CSS class for a card's colour: trumps, the Fool, or the suit."""
-    if index == FOOL_INDEX:
-        return "fool"
-    return ("trump", "cups", "coins", "batons", "swords")[SUIT[index]]
-
-
 def fold(text: str) -> str:
     """Upper case, accents and apostrophes removed, spaces folded: how aliases are compared."""
     decomposed = unicodedata.normalize("NFKD", text.upper().replace("'", " ").replace("-", " "))

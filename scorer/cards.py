@@ -129,7 +129,6 @@ FOOL = CARDS[FOOL_INDEX]
 BAGATTO = CARDS[BAGATTO_INDEX]
 ANGEL = CARDS[ANGEL_INDEX]
 WORLD = CARDS[WORLD_INDEX]
-COUNTING_CARDS: tuple[Card, ...] = tuple(c for c in CARDS if c.is_counting)
 
 
 def card_name(index: int) -> str:
@@ -255,8 +254,3 @@ def split_cards(text: str) -> list[tuple[str, int | None]]:
 def codes(cards: Iterable[int]) -> list[str]:
     """Canonical codes of cards, in the order given."""
     return [CODES[c] for c in cards]
-
-
-def in_pack_order(cards: Iterable[int]) -> list[int]:
-    """Cards sorted in the pack order RECORD.md prescribes for unordered lists."""
-    return sorted(cards)

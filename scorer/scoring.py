@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, VALUE
 from .records import HandRecord, fraction_json
-from .validation import ERROR, PileShape, Problem, Replay, Validation, pile_shape, validate
+from .validation import PileShape, Problem, Replay, Validation, pile_shape, validate
 
 ULTIMO_BONUS = 5
 
@@ -276,7 +276,3 @@ def _count_honours(record: HandRecord) -> tuple[tuple[PlayerCount, ...], Exchang
 def _count_points(record: HandRecord) -> tuple[PlayerCount, ...]:
     points = record.points or {}
     return _with_scores(record, [points[p] for p in record.players], record.ultimo)
-
-
-def is_error(problem: Problem) -> bool:
-    return problem.severity == ERROR

@@ -145,10 +145,10 @@ def _match_row(row: dict[str, Any]) -> MatchRow:
                     row["created_at"], row["updated_at"])
 
 
-def match_record(db: sqlite_utils.Database, match: MatchRow) -> MatchRecord:
-    """The match with its current hands, as the core reads it."""
+def match_record(db: sqlite_utils.Database, match: MatchRow, hands: list[HandRow] | None = None) -> MatchRecord:
+    """The match with its current hands (read here unless the caller has them), as the core reads it."""
     data = dict(match.settings)
-    data["hands"] = [h.record for h in list_hands(db, match.id)]
+    data["hands"] = [h.record for h in (hands if hands is not None else list_hands(db, match.id))]
     return parse_match(data)
 
 

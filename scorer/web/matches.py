@@ -70,7 +70,7 @@ def match_view(token: str, *, edit: bool = False) -> MatchView:
     row, can_edit = load_match(token, edit=edit)
     db = get_db()
     hands = store.list_hands(db, row.id)
-    record = store.match_record(db, row)
+    record = store.match_record(db, row, hands)
     results = [score_hand(h) for h in record.hands]
     return MatchView(row, token, can_edit, record, hands, results, standings(record, results))
 
