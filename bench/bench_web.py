@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.results import replace_section  # noqa: E402
 from scorer import create_app, store  # noqa: E402
 from scorer.web import get_db  # noqa: E402
 from tests.seed import hand_keys, seed_match  # noqa: E402
@@ -105,16 +106,7 @@ def section(rows: list[tuple[str, float, float]], requests: int) -> str:
 
 def write(text: str) -> None:
     """Replace the "## Web" section of RESULTS.md (or add it), leaving the other sections alone."""
-    current = RESULTS.read_text() if RESULTS.exists() else "# Benchmarks\n"
-    lines = current.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == "## Web"), None)
-    if start is None:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        tail = "".join(lines[end:])
-        updated = "".join(lines[:start]) + text + ("\n" + tail if tail else "")
-    RESULTS.write_text(updated)
+    replace_section(RESULTS, "## Web", text)
 
 
 def main() -> None:

@@ -52,6 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.results import replace_section  # noqa: E402
 from scorer.cards import CODES  # noqa: E402
 from scorer.records import HandRecord, fraction_text  # noqa: E402
 from scorer.rulesets import PRESETS, Ruleset  # noqa: E402
@@ -534,16 +535,7 @@ def wrap(text: str, width: int = 110) -> str:
 
 def write(text: str) -> None:
     """Replace the "## Load" section of RESULTS.md (or add it), leaving the other sections alone."""
-    current = RESULTS.read_text() if RESULTS.exists() else "# Benchmarks\n"
-    lines = current.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == "## Load"), None)
-    if start is None:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        tail = "".join(lines[end:])
-        updated = "".join(lines[:start]) + text + ("\n" + tail if tail else "")
-    RESULTS.write_text(updated)
+    replace_section(RESULTS, "## Load", text)
 
 
 def main() -> int:
