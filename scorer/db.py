@@ -9,6 +9,7 @@ instead of failing on a lock upgrade.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -59,7 +60,23 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     db.table("revisions").create_index(["hand_id", "version"], unique=True)
 
 
-MIGRATIONS: list[Migration] = [_m001_initial]
+def token_key(token: str) -> str:
+    """What the database looks a token up by: its SHA-256, so the index walk reveals nothing of the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _m002_token_keys(db: sqlite_utils.Database) -> None:
+    """Look tokens up by their hash; the tokens themselves are then compared in constant time."""
+    db.execute("ALTER TABLE matches ADD COLUMN edit_key TEXT")
+    db.execute("ALTER TABLE matches ADD COLUMN view_key TEXT")
+    for match_id, edit, view in db.execute("SELECT id, edit_token, view_token FROM matches").fetchall():
+        db.execute("UPDATE matches SET edit_key = ?, view_key = ? WHERE id = ?",
+                   [token_key(edit), token_key(view), match_id])
+    db.execute("CREATE UNIQUE INDEX idx_matches_edit_key ON matches (edit_key)")
+    db.execute("CREATE UNIQUE INDEX idx_matches_view_key ON matches (view_key)")
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import sqlite_utils
 
+from .db import token_key
 from .records import MatchRecord, hand_to_dict, match_to_dict, parse_hand, parse_match
 
 TOKEN_BYTES = 18
@@ -106,9 +107,11 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
     with db.atomic():
         # the transaction's first statement is the write: sqlite-utils' insert reads the schema first, and a
         # transaction that has read cannot wait for the write lock (SQLITE_BUSY at once under concurrent writes)
+        edit, view = new_token(), new_token()
         match_id = db.execute(
-            "INSERT INTO matches (edit_token, view_token, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-            [new_token(), new_token(), json.dumps(data, ensure_ascii=False), stamp, stamp],
+            "INSERT INTO matches (edit_token, view_token, edit_key, view_key, settings, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [edit, view, token_key(edit), token_key(view), json.dumps(data, ensure_ascii=False), stamp, stamp],
         ).lastrowid
         assert match_id is not None
         for position, hand in enumerate(hands, start=1):
@@ -128,8 +131,8 @@ def find_match(db: sqlite_utils.Database, token: str) -> tuple[MatchRow, bool]:
     """The match a token opens, and whether it is the edit token; NotFound otherwise."""
     if not token or len(token) > 64:
         raise NotFound("no such match")
-    rows = list(db.query(
-        "SELECT * FROM matches WHERE edit_token = ? OR view_token = ?", [token, token]))
+    key = token_key(token)
+    rows = list(db.query("SELECT * FROM matches WHERE edit_key = ? OR view_key = ?", [key, key]))
     if not rows:
         raise NotFound("no such match")
     row = _match_row(rows[0])

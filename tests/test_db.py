@@ -180,3 +180,22 @@ def test_backup_onto_something_that_is_not_a_database_is_refused(runner: FlaskCl
     result = runner.invoke(args=["backup", str(target)])
     assert result.exit_code == 1
     assert "No backup made:" in result.output and "Traceback" not in result.output
+
+
+def test_an_old_database_keeps_its_links_through_migration_2(tmp_path: Path) -> None:
+    """A database made before tokens were looked up by hash: every link still opens its match."""
+    from scorer.db import MIGRATIONS, connect, migrate
+    old = connect(tmp_path / "old.sqlite")
+    old.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    with old.atomic():
+        MIGRATIONS[0](old)
+        old.execute("INSERT INTO _migrations VALUES (1, datetime('now'))")
+        old.execute("INSERT INTO matches (edit_token, view_token, settings, created_at, updated_at) "
+                    "VALUES ('edit-token-of-an-old-match', 'view-token-of-an-old-match', ?, 'x', 'x')",
+                    ['{"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": "classic"}'])
+    assert migrate(old) == len(MIGRATIONS) >= 2
+    row, can_edit = store.find_match(old, "edit-token-of-an-old-match")
+    assert can_edit and row.players == ["A", "B", "C"]
+    assert store.find_match(old, "view-token-of-an-old-match")[1] is False
+    with pytest.raises(store.NotFound):
+        store.find_match(old, "edit-token-of-an-old-matcH")
