@@ -467,15 +467,10 @@ def live_state(record: HandRecord) -> dict[str, Any]:
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
-    out: dict[str, Any] = {"code": problem.code, "severity": problem.severity,
-                           "label": str(PROBLEM_LABELS.get(problem.code, problem.code)),
-                           "message": problem_text(problem)}
-    if problem.trick is not None:
-        out["trick"] = problem.trick
-    if problem.player is not None:
-        out["player"] = problem.player
+    """The result format's problem, told in the page's language, with the labels the page shows."""
+    out = problem.to_dict() | {"label": str(PROBLEM_LABELS.get(problem.code, problem.code)),
+                               "message": problem_text(problem)}
     if problem.card is not None:
-        out["card"] = CODES[problem.card]
         out["card_label"] = card_label(problem.card)
     if problem.proof_trick is not None:
         out["proof_trick"] = problem.proof_trick
