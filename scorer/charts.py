@@ -10,15 +10,22 @@ COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
 """One colour per seat; also used beside player names on the pages."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 """And a dash pattern per seat, so the lines read in black and white print too."""
+LINE_GLYPHS = ("━━━", "╍╍╍", "┅┅┅", "━╍━")
+"""Each seat's dash pattern drawn in text, for a legend set outside the chart."""
 
 
 def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]],
-                     width: int = 360, height: int = 200, title: str = "") -> str:
+                     width: int = 360, height: int = 200, title: str = "", compact: bool = False) -> str:
     """A line per player of the running total after each hand (``totals[h][p]``).
 
     The chart starts at 0 before the first hand; the y axis always includes 0.
+    A ``compact`` chart (the match sheet's) writes fewer numbers on its axes (the
+    lowest, zero and the highest grid line; the first, middle and last hand) and has no legend: its caller
+    names the lines with ``LINE_GLYPHS``. PDF renderers set SVG text a letter at a
+    time, so every label left out is time saved.
     """
-    pad_left, pad_right, pad_top, pad_bottom = 34, 10, 12, 40
+    legend = not compact
+    pad_left, pad_right, pad_top, pad_bottom = 34, 10, 12, 40 if legend else 22
     plot_w = width - pad_left - pad_right
     plot_h = height - pad_top - pad_bottom
     hands = len(totals)
@@ -43,17 +50,27 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
     ]
     if title:
         out.append(f"<title>{escape(title)}</title>")
+    grid, zero, labels = [], "", []
     tick = low
     while tick <= high + 1e-9:
         ty = y(tick)
-        stroke = "#555" if abs(tick) < 1e-9 else "#ddd"
-        out.append(f'<line x1="{pad_left}" y1="{ty:.1f}" x2="{width - pad_right}" y2="{ty:.1f}" stroke="{stroke}" '
-                   'stroke-width="1"/>')
-        out.append(f'<text x="{pad_left - 4}" y="{ty + 3:.1f}" text-anchor="end" fill="#444">{_label(tick)}</text>')
+        if abs(tick) < 1e-9:
+            zero = f'<path d="M{pad_left} {ty:.1f}H{width - pad_right}" stroke="#555" stroke-width="1"/>'
+        else:
+            grid.append(f"M{pad_left} {ty:.1f}H{width - pad_right}")
+        if not compact or abs(tick) < 1e-9 or tick == low or tick + step > high + 1e-9:
+            labels.append(f'<text x="{pad_left - 4}" y="{ty + 3:.1f}" text-anchor="end">{_label(tick)}</text>')
         tick += step
-    label_every = max(1, hands // 10)
-    for i in range(0, hands + 1, label_every):
-        out.append(f'<text x="{x(i):.1f}" y="{pad_top + plot_h + 12}" text-anchor="middle" fill="#444">{i}</text>')
+    # One path for the grid and one group for the labels: fewer nodes for a renderer to walk.
+    out.append(f'<path d="{"".join(grid)}" stroke="#ddd" stroke-width="1"/>{zero}<g fill="#444">')
+    out.extend(labels)
+    if compact:
+        numbered = sorted({0, hands // 2, hands} if hands >= 4 else {0, hands})
+    else:
+        numbered = list(range(0, hands + 1, max(1, hands // 10)))
+    for i in numbered:
+        out.append(f'<text x="{x(i):.1f}" y="{pad_top + plot_h + 12}" text-anchor="middle">{i}</text>')
+    out.append("</g>")
     for seat, name in enumerate(players):
         points = [(x(0), y(0.0))] + [(x(i + 1), y(float(row[seat]))) for i, row in enumerate(totals)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
@@ -61,6 +78,8 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
         dash = DASHES[seat % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash_attr}/>')
+        if not legend:
+            continue
         lx = pad_left + seat * (plot_w / max(1, len(players)))
         ly = height - 8
         out.append(f'<line x1="{lx:.1f}" y1="{ly - 3}" x2="{lx + 14:.1f}" y2="{ly - 3}" stroke="{colour}" '
