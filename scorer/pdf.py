@@ -6,13 +6,20 @@ start without paying for it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from flask import Flask, g, render_template
 from flask_babel import gettext
+from markupsafe import Markup
 
-from .charts import cumulative_chart
+from .charts import LINE_GLYPHS, cumulative_chart
+from .ledger import Ledger, ledger
 from .messages import N_
 from .records import MatchRecord
 from .scoring import HandResult, score_hand
@@ -33,9 +40,39 @@ class Sheet:
         return self.record.title or "Scarto"
 
     def chart(self) -> str:
+        """The running-totals chart: the match page's SVG, compact (its legend is ``ranking``)."""
         totals = [line.totals for line in self.table.lines]
-        return cumulative_chart(self.record.players, totals, width=520, height=210,
-                                title=gettext(self.chart_title))
+        return cumulative_chart(self.record.players, totals, width=520, height=190,
+                                title=gettext(self.chart_title), compact=True)
+
+    def ledger(self) -> Ledger:
+        return ledger(self.table, (gettext("pts"), gettext("score"), gettext("total")))
+
+    @staticmethod
+    def ledger_style(ledger: Ledger) -> Markup:
+        """A smaller type size when the ledger's lines would not fit the page at the normal one."""
+        if ledger.width <= LEDGER_LINE_PT / (MONO_ADVANCE * LEDGER_FONT_PT):
+            return Markup("")
+        size = LEDGER_LINE_PT / (MONO_ADVANCE * ledger.width)
+        return Markup(f"<style>.ledger {{ font-size: {size:.2f}pt; }}</style>")
+
+    def ranking(self) -> list[tuple[int, str, Fraction, str]]:
+        """(place, player, total, the player's line in the chart), best first; ties share a place."""
+        seats = sorted(range(len(self.record.players)), key=lambda seat: -self.table.totals[seat])
+        out: list[tuple[int, str, Fraction, str]] = []
+        for index, seat in enumerate(seats):
+            total = self.table.totals[seat]
+            place = out[-1][0] if out and out[-1][2] == total else index + 1
+            out.append((place, self.record.players[seat], total, LINE_GLYPHS[seat % len(LINE_GLYPHS)]))
+        return out
+
+
+LEDGER_FONT_PT = 9.0
+"""The ledger's type size in static/pdf.css."""
+LEDGER_LINE_PT = 527.0
+"""The width of an A4 page inside the sheet's 12 mm margins, in points."""
+MONO_ADVANCE = 0.602
+"""DejaVu Sans Mono's advance width, in ems."""
 
 
 def sheet_for(match: MatchRecord, results: list[HandResult] | None = None) -> Sheet:
@@ -43,16 +80,72 @@ def sheet_for(match: MatchRecord, results: list[HandResult] | None = None) -> Sh
     return Sheet(match, judged, standings(match, judged))
 
 
-def html_to_pdf(html: str, base_url: str) -> bytes:
-    """Render HTML (with its stylesheet under ``base_url``) to PDF bytes."""
+def html_to_pdf(html: str, base_url: str, resources: Mapping[str, bytes] | None = None) -> bytes:
+    """Render HTML to PDF bytes.
+
+    Its stylesheet and other files are read from the folder ``base_url`` and
+    nowhere else (no network, no other file); ``resources`` are files made for this
+    sheet (``{"chart.svg": ...}``), served from memory as if they were in that folder.
+    """
     from weasyprint import HTML  # heavy: imported only when a PDF is made
 
-    return bytes(HTML(string=html, base_url=base_url).write_pdf())
+    fetcher = _fetcher_class()(Path(base_url).resolve(), dict(resources or {}))
+    return bytes(HTML(string=html, base_url=base_url, url_fetcher=fetcher).write_pdf())
+
+
+_MEDIA_TYPES = {".svg": "image/svg+xml", ".css": "text/css", ".png": "image/png"}
+
+
+def sheet_file(folder: Path, url: str) -> Path:
+    """The file under ``folder`` a ``file:`` URL names; ValueError for anything else.
+
+    The path is resolved first, so neither ``..`` nor its percent-encoded form
+    nor a symbolic link leads out of the folder.
+    """
+    parts = urlsplit(url)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        raise ValueError(f"{url}: a sheet reads only its own files")
+    path = Path(url2pathname(parts.path)).resolve()
+    if not path.is_relative_to(folder):
+        raise ValueError(f"{url}: a sheet reads only its own files")
+    return path
+
+
+def _fetcher_class() -> type:
+    """WeasyPrint's URL fetcher, kept to one folder and this sheet's own files (made on first use)."""
+    global _FETCHER
+    if _FETCHER is None:
+        from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+        class SheetFetcher(URLFetcher):
+            def __init__(self, folder: Path, resources: dict[str, bytes]) -> None:
+                super().__init__(allowed_protocols=("file",))
+                self.folder = folder
+                self.resources = resources
+
+            def fetch(self, url: str, headers: Any = None) -> Any:
+                path = sheet_file(self.folder, url)
+                name = path.relative_to(self.folder).as_posix()
+                media_type = _MEDIA_TYPES.get(path.suffix, "application/octet-stream")
+                if name in self.resources:
+                    return URLFetcherResponse(url, self.resources[name], {"Content-Type": media_type})
+                return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": media_type})
+
+        _FETCHER = SheetFetcher
+    return _FETCHER
+
+
+_FETCHER: type | None = None
 
 
 def match_sheet_html(sheet: Sheet, **context: Any) -> str:
     """The match sheet as HTML (inside a Flask request or app context)."""
     return render_template("pdf_match.html", sheet=sheet, **context)
+
+
+def match_sheet_files(sheet: Sheet) -> tuple[str, dict[str, bytes]]:
+    """The sheet's HTML and the chart it shows, made in the current request's language."""
+    return match_sheet_html(sheet), {"chart.svg": sheet.chart().encode()}
 
 
 def match_sheet_pdf(match: MatchRecord, app: Flask | None = None) -> bytes:
@@ -65,5 +158,5 @@ def match_sheet_pdf(match: MatchRecord, app: Flask | None = None) -> bytes:
     language = match.language or "en"
     with app.test_request_context("/", query_string={"lang": language}):
         g.pack = match.pack or "italian"
-        html = match_sheet_html(sheet_for(match))
-        return html_to_pdf(html, str(app.static_folder) + "/")
+        html, files = match_sheet_files(sheet_for(match))
+        return html_to_pdf(html, str(app.static_folder) + "/", files)

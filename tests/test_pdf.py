@@ -63,8 +63,9 @@ def test_long_match_runs_over_pages_with_repeated_headers() -> None:
     for page in range(1, pages + 1):
         text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", "-", "-"], input=pdf,
                               capture_output=True, check=True).stdout.decode()
-        if page <= 2:
-            assert "Dealer" in text and "pts" in text  # the table header repeats on every page of the table
+        if page <= 2:  # the ledger's heading repeats at the top of every page it runs onto
+            assert "pts" in text and "total" in text
+            assert all(name in text.split("\n", 4)[0] + text for name in ("Anna", "Bruno", "Carla"))
         numbers_seen += [int(line.split()[0]) for line in text.splitlines()
                          if line.split() and line.split()[0].isdigit() and len(line.split()) > 5]
     assert numbers_seen[:90] == list(range(1, 91))  # every row whole, once, in order
@@ -120,4 +121,38 @@ def test_italian_sheet_uses_italian_card_names() -> None:
     assert "Giovedì al circolo" in text
     flat = " ".join(text.split())
     assert "Cavallo di Bastoni" in flat and "il Bagatto (I)" in flat
-    assert "Who pays whom" not in text and "Dealer" not in text
+    assert "Who pays whom" not in text and "Chi paga chi" in flat and "il mazziere della mano" in flat
+    assert "punti" in text and "punteggio" in text and "totale" in text  # the ledger's column headings
+
+
+def test_ledger_lines_read_back_in_columns() -> None:
+    """Each hand is one line: number, then per player the dealer's mark, points, score and total."""
+    data = points_match(3)
+    table = standings(parse_match(data))
+    text = pdf_text(match_sheet_pdf(parse_match(data)))
+    for line in table.lines:
+        row = next(r for r in text.splitlines() if r.split()[:1] == [str(line.number)] and "│" in r)
+        cells = [c.split() for c in row.split("│")[1:]]
+        for seat, player in enumerate(table.players):
+            points, score, total = cells[seat]
+            count = line.result.counts[seat]
+            assert points == ("•" if player == line.dealer else "") + fraction_text(count.card_points)
+            assert score.lstrip("+") == fraction_text(count.score)
+            assert total == fraction_text(line.totals[seat])
+
+
+def test_sheet_reads_only_its_own_files(caplog: pytest.LogCaptureFixture) -> None:
+    """A sheet's renderer fetches from the static folder and its own chart, nothing else."""
+    from scorer.pdf import html_to_pdf
+
+    static = str(Path(__file__).resolve().parent.parent / "static") + "/"
+    html = ('<link rel="stylesheet" href="pdf.css"><p>Scarto</p>'
+            '<img src="chart.svg"><img src="file:///etc/hostname"><img src="../README.md">'
+            '<img src="http://127.0.0.1:9/x.png"><img src="%2e%2e/README.md">')
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 20"><text y="15">Z7Q</text></svg>'
+    with caplog.at_level("WARNING", logger="weasyprint"):
+        pdf = html_to_pdf(html, static, {"chart.svg": svg})
+    assert "Z7Q" in pdf_text(pdf)  # the chart came from memory
+    refused = " ".join(r.getMessage() for r in caplog.records)
+    for url in ("/etc/hostname", "/README.md", "127.0.0.1:9", "%2e%2e/README.md"):
+        assert url in refused

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, render_template
 from flask_babel import force_locale
 
 from ..cards import CODES
-from ..pdf import Sheet, html_to_pdf, match_sheet_html
+from ..pdf import Sheet, html_to_pdf, match_sheet_files
 from ..records import fraction_json
 from ..validation import Problem
 from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
@@ -67,8 +67,8 @@ def match_sheet(token: str) -> Response:
     view = match_view(token)
     sheet = Sheet(view.record, view.results, view.table)
     with force_locale(view.record.language or current_language()):
-        html = match_sheet_html(sheet)
-    pdf = html_to_pdf(html, str(current_app.static_folder) + "/")
+        html, files = match_sheet_files(sheet)
+    pdf = html_to_pdf(html, str(current_app.static_folder) + "/", files)
     return pdf_response(pdf, sheet_name(view.record.title, view.record.date or view.row.created_at[:10],
                                         "scarto-match"))
 
