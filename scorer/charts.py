@@ -10,7 +10,7 @@ COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
 """One colour per seat; also used beside player names on the pages."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 """And a dash pattern per seat, so the lines read in black and white print too."""
-LINE_GLYPHS = ("━━━", "╍╍╍", "┅┅┅", "━╍━")
+LINE_GLYPHS = ("━━━━", "━ ━ ━", "· · · ·", "━ · ━")
 """Each seat's dash pattern drawn in text, for a legend set outside the chart."""
 
 
@@ -19,10 +19,11 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
     """A line per player of the running total after each hand (``totals[h][p]``).
 
     The chart starts at 0 before the first hand; the y axis always includes 0.
-    A ``compact`` chart (the match sheet's) writes fewer numbers on its axes (the
-    lowest, zero and the highest grid line; the first, middle and last hand) and has no legend: its caller
-    names the lines with ``LINE_GLYPHS``. PDF renderers set SVG text a letter at a
-    time, so every label left out is time saved.
+    A ``compact`` chart (the match sheet's, beside the ledger that numbers the hands)
+    writes three numbers: the lowest and highest grid lines and the last hand (zero
+    is the darker line); it has no legend: its caller names the lines with
+    ``LINE_GLYPHS``. PDF renderers set SVG text a letter at a time, so every label
+    left out is time saved.
     """
     legend = not compact
     pad_left, pad_right, pad_top, pad_bottom = 34, 10, 12, 40 if legend else 22
@@ -58,14 +59,14 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
             zero = f'<path d="M{pad_left} {ty:.1f}H{width - pad_right}" stroke="#555" stroke-width="1"/>'
         else:
             grid.append(f"M{pad_left} {ty:.1f}H{width - pad_right}")
-        if not compact or abs(tick) < 1e-9 or tick == low or tick + step > high + 1e-9:
+        if not compact or tick == low or tick + step > high + 1e-9:
             labels.append(f'<text x="{pad_left - 4}" y="{ty + 3:.1f}" text-anchor="end">{_label(tick)}</text>')
         tick += step
     # One path for the grid and one group for the labels: fewer nodes for a renderer to walk.
     out.append(f'<path d="{"".join(grid)}" stroke="#ddd" stroke-width="1"/>{zero}<g fill="#444">')
     out.extend(labels)
     if compact:
-        numbered = sorted({0, hands // 2, hands} if hands >= 4 else {0, hands})
+        numbered = [hands] if hands else []
     else:
         numbered = list(range(0, hands + 1, max(1, hands // 10)))
     for i in numbered:

@@ -93,6 +93,26 @@ class Ledger:
     width: int
     """Characters in the widest line, to choose a type size that fits the page."""
 
+    def blocks(self) -> list[str | Round]:
+        """What the sheet sets as one block each: runs of plain rounds as one text, other rounds whole.
+
+        Every block costs the renderer a box to style and lay out, so consecutive
+        rounds without problems share one.
+        """
+        out: list[str | Round] = []
+        run: list[str] = []
+        for round_ in self.rounds:
+            if round_.plain:
+                run.append(round_.text)
+                continue
+            if run:
+                out.append("\n".join(run))
+                run = []
+            out.append(round_)
+        if run:
+            out.append("\n".join(run))
+        return out
+
 
 def ledger(table: Standings, labels: Sequence[str] = ("pts", "score", "total")) -> Ledger:
     """Lay the hands of a match out in columns; ``labels`` are the three column headings, translated."""

@@ -49,8 +49,7 @@ def test_the_compact_chart_names_no_one_and_writes_few_numbers() -> None:
     compact = _chart(compact=True)
     texts = _texts(compact)
     assert not {"Anna", "Bruno", "Carla"} & set(texts)
-    assert len(texts) <= 6
-    assert {"-40", "0", "40", "4"} <= set(texts)
+    assert sorted(texts) == ["-40", "4", "40"]
     assert len(list(compact.iter(f"{SVG}polyline"))) == 3
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -156,3 +157,45 @@ def test_sheet_reads_only_its_own_files(caplog: pytest.LogCaptureFixture) -> Non
     refused = " ".join(r.getMessage() for r in caplog.records)
     for url in ("/etc/hostname", "/README.md", "127.0.0.1:9", "%2e%2e/README.md"):
         assert url in refused
+
+
+def test_each_thread_keeps_its_own_fonts_and_stylesheet(tmp_path: Path) -> None:
+    """Kept between PDFs (they are slow to make), per thread (Pango's font maps are not shared), re-read on change."""
+    import threading
+
+    from scorer.pdf import _renderer, html_to_pdf
+
+    stylesheet = tmp_path / "sheet.css"
+    stylesheet.write_text("p { color: #123456; }")
+    first = _renderer(stylesheet)
+    assert _renderer(stylesheet) == first
+    stylesheet.write_text("p { color: #654321; }")
+    os.utime(stylesheet, ns=(stylesheet.stat().st_atime_ns, stylesheet.stat().st_mtime_ns + 10**9))
+    assert _renderer(stylesheet)[1] is not first[1]
+
+    seen: dict[str, object] = {}
+    texts: dict[str, str] = {}
+
+    def render(name: str) -> None:
+        seen[name] = _renderer(stylesheet)[0]
+        texts[name] = pdf_text(html_to_pdf(f"<p>{name}</p>", str(tmp_path), stylesheet="sheet.css"))
+
+    threads = [threading.Thread(target=render, args=(name,)) for name in ("Uno", "Due", "Tre")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({id(fonts) for fonts in seen.values()}) == 3
+    assert all(name in texts[name] for name in ("Uno", "Due", "Tre"))
+
+
+def test_a_ledger_spared_the_repeated_heading_fits_its_first_page() -> None:
+    """Up to FIRST_PAGE_LINES lines the heading is not repeated: all of them must then be on page 1."""
+    from scorer.pdf import FIRST_PAGE_LINES
+
+    pdf = match_sheet_pdf(parse_match(points_match(FIRST_PAGE_LINES)))
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-layout", "-", "-"], input=pdf,
+                           capture_output=True, check=True).stdout.decode()
+    numbers = [int(line.split()[0]) for line in first.splitlines() if line.split()[:1] != [] and "│" in line
+               and line.split()[0].isdigit()]
+    assert numbers == list(range(1, FIRST_PAGE_LINES + 1))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g, has_app_context, has_request_context
+from flask import g, has_app_context
 from flask_babel import lazy_gettext as _l
 
 from ..cardnames import SUITS, full_name, short_name
@@ -109,7 +109,7 @@ def current_language() -> str:
     """The page's language code (en, it, de, fi, es)."""
     from flask_babel import get_locale
 
-    locale = get_locale() if has_request_context() else None
+    locale = get_locale() if has_app_context() else None
     return locale.language if locale is not None else "en"
 
 
