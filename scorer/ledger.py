@@ -49,7 +49,7 @@ class Segment:
 
 @dataclass(frozen=True)
 class Round:
-    """As many hands as there are players: each deals once. Page breaks fall between rounds."""
+    """As many hands as there are players: each deals once."""
 
     lines: tuple[LedgerLine, ...]
 
@@ -97,7 +97,8 @@ class Ledger:
         """What the sheet sets as one block each: runs of plain rounds as one text, other rounds whole.
 
         Every block costs the renderer a box to style and lay out, so consecutive
-        rounds without problems share one.
+        rounds without problems share one (a page may then break inside it, between
+        two hands' lines; a round with problems stays on one page).
         """
         out: list[str | Round] = []
         run: list[str] = []
@@ -122,7 +123,7 @@ def ledger(table: Standings, labels: Sequence[str] = ("pts", "score", "total")) 
     widths[0] += len(DEALER_MARK)
     number_width = max([1] + [len(f"{line.number}{BREACH_MARK}") for line in table.lines])
     block = sum(widths)
-    names = " " * number_width + "".join(SEPARATOR + _centre(name, block) for name in players)
+    names = " " * number_width + "".join(SEPARATOR + _centre(" ".join(name.split()), block) for name in players)
     heading = "#".rjust(number_width) + "".join(
         SEPARATOR + "".join(_rjust(label, w) for label, w in zip(labels, widths, strict=True)) for _ in players)
     lines = [
@@ -161,10 +162,11 @@ def _line(line: HandLine, players: Sequence[str], row: list[tuple[str, str, str]
 
 
 def _width(text: str) -> int:
-    """Columns a text takes in a monospaced font: wide East Asian characters take two."""
+    """Columns a text takes in a monospaced font: wide East Asian characters two, combining marks none."""
     if text.isascii():
         return len(text)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
 
 
 def _rjust(text: str, width: int) -> str:

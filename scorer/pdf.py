@@ -57,15 +57,17 @@ class Sheet:
         size = LEDGER_LINE_PT / (MONO_ADVANCE * ledger.width)
         return Markup(f"<style>.ledger {{ font-size: {size:.2f}pt; }}</style>")
 
-    @staticmethod
-    def ledger_runs_over(ledger: Ledger) -> bool:
+    def ledger_runs_over(self, ledger: Ledger) -> bool:
         """Whether the ledger may run onto another page, and so needs its heading repeated there.
 
-        About 50 lines fit under the sheet's heading on the first page; a short
-        ledger is spared the repeated heading (one box less to lay out).
+        About 50 ledger lines fit under the sheet's heading on the first page; a
+        short ledger under a heading of ordinary length is spared the repeated
+        heading (one box less to lay out). Files can carry titles and places of any
+        length, so a long one always gets it.
         """
         lines = sum(len(r.lines) + sum(2 * len(line.problems) for line in r.lines) for r in ledger.rounds)
-        return lines > FIRST_PAGE_LINES
+        heading = len(self.record.title or "") + len(self.record.place or "")
+        return lines > FIRST_PAGE_LINES or heading > ORDINARY_HEADING
 
     def ranking(self) -> list[tuple[int, str, Fraction, str]]:
         """(place, player, total, the player's line in the chart), best first; ties share a place."""
@@ -79,11 +81,13 @@ class Sheet:
 
 
 FIRST_PAGE_LINES = 40
-"""Ledger lines (a hand's, or two for each of its problems) sure to fit on the first page."""
+"""Ledger lines (a hand's, or two for each of its problems) sure to fit on the first page..."""
+ORDINARY_HEADING = 160
+"""...under a title and place of at most this many characters together (the form allows 80 each)."""
 LEDGER_FONT_PT = 9.0
 """The ledger's type size in static/pdf.css."""
 LEDGER_LINE_PT = 527.0
-"""The width of an A4 page inside the sheet's 12 mm margins, in points."""
+"""The width of an A4 page inside the sheet's 12 mm margins, in points (the body has no margin of its own)."""
 MONO_ADVANCE = 0.602
 """DejaVu Sans Mono's advance width, in ems."""
 
@@ -129,7 +133,8 @@ def _renderer(stylesheet: Path) -> tuple[Any, Any]:
     kept = getattr(_THREAD, "renderer", None)
     if kept is None or kept[0] != key:
         fonts = FontConfiguration()
-        kept = (key, fonts, CSS(filename=str(stylesheet), font_config=fonts))
+        fetcher = _fetcher_class()(stylesheet.parent, {})
+        kept = (key, fonts, CSS(filename=str(stylesheet), font_config=fonts, url_fetcher=fetcher))
         _THREAD.renderer = kept
     return kept[1], kept[2]
 

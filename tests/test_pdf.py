@@ -142,21 +142,29 @@ def test_ledger_lines_read_back_in_columns() -> None:
             assert total == fraction_text(line.totals[seat])
 
 
-def test_sheet_reads_only_its_own_files(caplog: pytest.LogCaptureFixture) -> None:
-    """A sheet's renderer fetches from the static folder and its own chart, nothing else."""
+def test_sheet_reads_only_its_own_files(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A sheet's renderer fetches from its folder and its own chart, nothing else, however the URL is written."""
     from scorer.pdf import html_to_pdf
 
-    static = str(Path(__file__).resolve().parent.parent / "static") + "/"
-    html = ('<link rel="stylesheet" href="pdf.css"><p>Scarto</p>'
-            '<img src="chart.svg"><img src="file:///etc/hostname"><img src="../README.md">'
-            '<img src="http://127.0.0.1:9/x.png"><img src="%2e%2e/README.md">')
-    svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 20"><text y="15">Z7Q</text></svg>'
+    folder = tmp_path / "static"
+    folder.mkdir()
+    shutil.copy(Path(__file__).resolve().parent.parent / "static" / "pdf.css", folder)
+
+    def svg(text: str) -> bytes:
+        return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 20"><text y="15">{text}</text></svg>'.encode()
+
+    (folder / "inside.svg").write_bytes(svg("INSIDE7"))
+    (tmp_path / "outside.svg").write_bytes(svg("LEAK42"))
+    (folder / "link.svg").symlink_to(tmp_path / "outside.svg")
+    outside = ["../outside.svg", "%2e%2e/outside.svg", "link.svg", (tmp_path / "outside.svg").as_uri(),
+               "http://127.0.0.1:9/outside.svg"]
+    html = "<p>Scarto</p>" + "".join(f'<img src="{src}">' for src in ["chart.svg", "inside.svg", *outside])
     with caplog.at_level("WARNING", logger="weasyprint"):
-        pdf = html_to_pdf(html, static, {"chart.svg": svg})
-    assert "Z7Q" in pdf_text(pdf)  # the chart came from memory
-    refused = " ".join(r.getMessage() for r in caplog.records)
-    for url in ("/etc/hostname", "/README.md", "127.0.0.1:9", "%2e%2e/README.md"):
-        assert url in refused
+        text = pdf_text(html_to_pdf(html, str(folder), {"chart.svg": svg("CHART3")}))
+    assert "CHART3" in text and "INSIDE7" in text  # its chart from memory, its own file from the folder
+    assert "LEAK42" not in text
+    refusals = [r.getMessage() for r in caplog.records if "a sheet reads only its own files" in r.getMessage()]
+    assert len(refusals) == len(outside) - 1  # "../outside.svg" and its file: URL are one URL, fetched once
 
 
 def test_each_thread_keeps_its_own_fonts_and_stylesheet(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, g, render_template, request
+from flask import Flask, g, has_request_context, render_template, request
 from flask_babel import Babel, format_currency, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -121,6 +121,8 @@ def _secret_key(instance: Path) -> str:
 
 
 def _locale() -> str | None:
+    if not has_request_context():  # a sheet made by the command: its language is forced
+        return None
     chosen = request.args.get("lang") or request.cookies.get("lang")
     if chosen in LANGUAGES:
         return chosen
