@@ -132,8 +132,8 @@ def ledger(table: Standings, labels: Sequence[str] = ("pts", "score", "total")) 
     ]
     size = len(players)
     rounds = tuple(Round(tuple(lines[i:i + size])) for i in range(0, len(lines), size))
-    return Ledger(names, heading, rounds, max([_width(names), _width(heading)] +
-                                                      [_width(line.text) for line in lines]))
+    # every line is as wide as the heading, by construction
+    return Ledger(names, heading, rounds, number_width + len(players) * (len(SEPARATOR) + block))
 
 
 def _cells(line: HandLine, seats: int) -> list[tuple[str, str, str]]:
