@@ -180,10 +180,10 @@ def parse_index(text: object, where: str = "", *, strict: bool = False) -> int:
     the interface registered with :func:`register_aliases`.
     """
     if not isinstance(text, str):
-        raise ReadError(f"{text!r} is not a card code", where)
+        raise ReadError.of("card.not_text", where, value=repr(text))
     found = _lookup(text, strict)
     if found is None:
-        raise ReadError(f"{text.strip()!r} is not a card", where)
+        raise ReadError.of("card.unknown", where, text=repr(text.strip()))
     return found
 
 

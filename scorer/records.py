@@ -113,15 +113,15 @@ def loads(text: str | bytes, where: str = "") -> Any:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
         return value
     except UnicodeEncodeError as exc:
-        raise ReadError("not text: holds an escaped lone surrogate (\\ud800-\\udfff)", where) from exc
+        raise ReadError.of("json.lone_surrogate", where) from exc
     except UnicodeDecodeError as exc:
-        raise ReadError("not UTF-8 text", where) from exc
+        raise ReadError.of("json.not_utf8", where) from exc
     except json.JSONDecodeError as exc:
-        raise ReadError(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", where) from exc
+        raise ReadError.of("json.syntax", where, reason=exc.msg, line=exc.lineno, column=exc.colno) from exc
     except RecursionError as exc:
-        raise ReadError("not JSON (nested too deeply)", where) from exc
+        raise ReadError.of("json.too_deep", where) from exc
     except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
-        raise ReadError("not usable JSON (a number with too many digits)", where) from exc
+        raise ReadError.of("json.long_number", where) from exc
 
 
 def parse_hand(data: object) -> HandRecord:
@@ -142,7 +142,7 @@ def parse_match(data: object) -> MatchRecord:
     first_dealer = _player(obj.get("first_dealer"), players, "first_dealer")
     hands_value = obj.get("hands")
     if not isinstance(hands_value, list):
-        raise ReadError("must be a list of hand records", "hands")
+        raise ReadError.of("record.hands", "hands")
     hands = tuple(
         _hand_body(_object(h, f"hands[{i}]"), ruleset, players, f"hands[{i}].", obj.get("ruleset", "classic"))
         for i, h in enumerate(hands_value)
@@ -166,40 +166,39 @@ def parse_match(data: object) -> MatchRecord:
 
 def _object(data: object, where: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise ReadError(f"must be a JSON object, not {_kind(data)}", where.rstrip(".") or "record")
+        raise ReadError.of("record.not_object", where.rstrip(".") or "record", kind=_kind(data))
     return data
 
 
 def _check_format(obj: dict[str, Any], expected: str) -> None:
     given = obj.get("format", expected)
     if given != expected:
-        raise ReadError(f"{given!r} is not a format this reads (expected {expected!r})", "format")
+        raise ReadError.of("record.format", "format", given=repr(given), expected=repr(expected))
 
 
 def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise ReadError("must be a list of player names in seating order", "players")
+        raise ReadError.of("players.not_list", "players")
     names = []
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            raise ReadError("a player name must be non-empty text", f"players[{i}]")
+            raise ReadError.of("players.empty_name", f"players[{i}]")
         names.append(name.strip())
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
-        raise ReadError(f"{twice!r} is named twice; names must be unique", "players")
+        raise ReadError.of("players.named_twice", "players", name=repr(twice))
     if len(names) != ruleset.players:
-        raise ReadError(
-            f"{len(names)} players given; {ruleset.preset} is played by {ruleset.players}", "players"
-        )
+        raise ReadError.of("players.count", "players", count=len(names), preset=ruleset.preset,
+                           players=ruleset.players)
     return tuple(names)
 
 
 def _player(value: object, players: tuple[str, ...], where: str) -> str:
     if not isinstance(value, str):
-        raise ReadError(f"must be a player's name, not {_kind(value)}", where)
+        raise ReadError.of("player.not_text", where, kind=_kind(value))
     name = value.strip()
     if name not in players:
-        raise ReadError(f"{value!r} is not one of the players ({', '.join(players)})", where)
+        raise ReadError.of("player.unknown", where, name=repr(value), players=", ".join(players))
     return name
 
 
@@ -208,13 +207,12 @@ def _hand_body(
 ) -> HandRecord:
     present = [b for b in BODIES if b in obj]
     if len(present) != 1:
-        said = ", ".join(present) if present else "none"
-        raise ReadError(
-            f"a hand needs exactly one of tricks, captured, honours (with sizes) or points; found {said}",
-            prefix.rstrip(".") or "record",
-        )
+        where = prefix.rstrip(".") or "record"
+        if not present:
+            raise ReadError.of("record.no_body", where)
+        raise ReadError.of("record.bodies", where, found=", ".join(present))
     if "dealer" not in obj:
-        raise ReadError("missing: every hand names its dealer", f"{prefix}dealer")
+        raise ReadError.of("record.no_dealer", f"{prefix}dealer")
     dealer = _player(obj["dealer"], players, f"{prefix}dealer")
     body = present[0]
     parts: dict[str, Any] = {}
@@ -251,14 +249,14 @@ _CANONICAL: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 
 def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise ReadError(f"must be a list of card codes, not {_kind(value)}", where)
+        raise ReadError.of("cards.not_list", where, kind=_kind(value))
     try:
         cards = tuple([_CANONICAL[text] for text in value])
     except (KeyError, TypeError):  # an alias, or no card at all: the careful path
         cards = tuple(parse_index(text, f"{where}[{i}]", strict=True) for i, text in enumerate(value))
     if not ruleset.pack.issuperset(cards):
         i, card = next((i, c) for i, c in enumerate(cards) if c not in ruleset.pack)
-        raise ReadError(f"{CODES[card]} is not in the {ruleset.preset} pack", f"{where}[{i}]")
+        raise ReadError.of("cards.not_in_pack", f"{where}[{i}]", code=CODES[card], preset=ruleset.preset)
     return cards
 
 
@@ -269,7 +267,7 @@ def _optional_cards(obj: dict[str, Any], key: str, ruleset: Ruleset, prefix: str
 
 def _tricks(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> tuple[Trick, ...]:
     if not isinstance(value, list):
-        raise ReadError(f"must be a list of tricks, not {_kind(value)}", where)
+        raise ReadError.of("tricks.not_list", where, kind=_kind(value))
     canonical, pack = _CANONICAL, ruleset.pack
     new = object.__new__
     tricks = []
@@ -297,9 +295,9 @@ def _trick(trick: object, players: tuple[str, ...], ruleset: Ruleset, where: str
     if isinstance(trick, list):  # lenient: a bare list of cards, leader left to the rules
         return Trick(_cards(trick, ruleset, where))
     if not isinstance(trick, dict):
-        raise ReadError(f"must be an object with cards (and optionally leader), not {_kind(trick)}", where)
+        raise ReadError.of("trick.not_object", where, kind=_kind(trick))
     if "cards" not in trick:
-        raise ReadError("missing cards", where)
+        raise ReadError.of("trick.no_cards", where)
     leader = trick.get("leader")
     return Trick(
         _cards(trick["cards"], ruleset, f"{where}.cards"),
@@ -309,16 +307,16 @@ def _trick(trick: object, players: tuple[str, ...], ruleset: Ruleset, where: str
 
 def _player_map(value: object, players: tuple[str, ...], where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ReadError(f"must be an object keyed by player name, not {_kind(value)}", where)
+        raise ReadError.of("by_player.not_object", where, kind=_kind(value))
     result: dict[str, Any] = {}
     for key, item in value.items():
         name = _player(key, players, f"{where}.{key}")
         if name in result:
-            raise ReadError(f"{name!r} appears twice", where)
+            raise ReadError.of("by_player.twice", where, name=repr(name))
         result[name] = item
     missing = [p for p in players if p not in result]
     if missing:
-        raise ReadError(f"every player must be named; missing {', '.join(missing)}", where)
+        raise ReadError.of("by_player.missing", where, missing=", ".join(missing))
     return {p: result[p] for p in players}
 
 
@@ -329,12 +327,12 @@ def _piles(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str
 
 def _sizes(value: object, players: tuple[str, ...], where: str) -> dict[str, int]:
     if value is None:
-        raise ReadError("missing: honours go with the number of cards in each pile", where)
+        raise ReadError.of("sizes.missing", where)
     raw = _player_map(value, players, where)
     sizes = {}
     for p, size in raw.items():
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise ReadError(f"must be a whole number of cards, not {json.dumps(size)}", f"{where}.{p}")
+            raise ReadError.of("sizes.not_whole", f"{where}.{p}", value=json.dumps(size))
         sizes[p] = size
     return sizes
 
@@ -359,13 +357,13 @@ def _points_text(text: str) -> Fraction:
 def parse_points(value: object, where: str) -> Fraction:
     """Counted card points: an integer, or a string holding one or a fraction ("58/3")."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ReadError(f"{json.dumps(value)} is not a number of points (use e.g. 31 or \"58/3\")", where)
+        raise ReadError.of("points.not_a_number", where, value=json.dumps(value))
     try:
         points = _points_text(value) if isinstance(value, str) else Fraction(value)
     except (ValueError, ZeroDivisionError) as exc:
-        raise ReadError(f"{value!r} is not a number of points (use e.g. 31 or \"58/3\")", where) from exc
+        raise ReadError.of("points.not_a_number", where, value=repr(value)) from exc
     if points < 0:
-        raise ReadError(f"{value} is negative; counted points are never below zero", where)
+        raise ReadError.of("points.negative", where, value=str(value))
     return points
 
 
@@ -379,7 +377,7 @@ def _optional_text(obj: dict[str, Any], key: str, prefix: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ReadError(f"must be text, not {_kind(value)}", f"{prefix}{key}")
+        raise ReadError.of("field.not_text", f"{prefix}{key}", kind=_kind(value))
     return value
 
 
@@ -388,7 +386,7 @@ def _optional_int(obj: dict[str, Any], key: str, prefix: str) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ReadError(f"must be a whole number from 1, not {json.dumps(value)}", f"{prefix}{key}")
+        raise ReadError.of("field.not_whole", f"{prefix}{key}", value=json.dumps(value))
     return value
 
 
@@ -397,7 +395,7 @@ def _choice(obj: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str | No
     if value is None:
         return None
     if value not in allowed:
-        raise ReadError(f"{json.dumps(value)} is not one of {', '.join(allowed)}", key)
+        raise ReadError.of("field.choice", key, value=json.dumps(value), allowed=", ".join(allowed))
     return str(value)
 
 
@@ -405,10 +403,10 @@ def _end(value: object) -> dict[str, int] | None:
     if value is None:
         return None
     if not isinstance(value, dict) or len(value) != 1 or not ({"hands", "target"} >= value.keys()):
-        raise ReadError('must be {"hands": N} or {"target": N}', "end")
+        raise ReadError.of("end.shape", "end")
     (key, number), = value.items()
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise ReadError(f"must be a whole number from 1, not {json.dumps(number)}", f"end.{key}")
+        raise ReadError.of("field.not_whole", f"end.{key}", value=json.dumps(number))
     return {key: number}
 
 
@@ -416,27 +414,28 @@ def _stake(value: object) -> Stake | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise ReadError('must be {"per_point": "0.10", "currency": "EUR"}', "stake")
+        raise ReadError.of("stake.shape", "stake")
     amount = value.get("per_point")
     if isinstance(amount, bool) or not isinstance(amount, (str, int, float)):
-        raise ReadError('must be a decimal amount such as "0.10"', "stake.per_point")
+        raise ReadError.of("stake.amount", "stake.per_point")
     try:
         decimal = Decimal(str(amount).strip())
     except InvalidOperation as exc:
-        raise ReadError(f"{amount!r} is not an amount of money", "stake.per_point") from exc
+        raise ReadError.of("stake.not_money", "stake.per_point", value=repr(amount)) from exc
     if not decimal.is_finite() or decimal < 0 or (decimal and not -12 <= decimal.adjusted() <= 12):
-        raise ReadError(f"{amount!r} is not an amount of money", "stake.per_point")
+        raise ReadError.of("stake.not_money", "stake.per_point", value=repr(amount))
     currency = value.get("currency", "EUR")
     if not isinstance(currency, str) or not currency.strip() or len(currency) > 8:
-        raise ReadError("must be a currency code such as EUR", "stake.currency")
+        raise ReadError.of("stake.currency", "stake.currency")
     return Stake(decimal, currency.strip())
 
 
 def _kind(value: object) -> str:
+    """What a value is, as a key of :data:`scorer.messages.KINDS` (named in the page's language)."""
     if value is None:
         return "null"
-    return {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+    return {bool: "bool", int: "number", float: "number", str: "text", list: "list",
+            dict: "object"}.get(type(value), type(value).__name__)
 
 
 # --- writing -------------------------------------------------------------------

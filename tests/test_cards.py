@@ -7,6 +7,7 @@ import pytest
 from scorer import cards
 from scorer.cards import CARDS, CODES, SUIT_STRENGTH, VALUE, Card, card_name, parse_index, register_aliases
 from scorer.errors import ReadError
+from scorer.messages import READ_TEMPLATES, render_read
 from scorer.records import parse_hand
 
 
@@ -70,6 +71,8 @@ def test_unknown_codes(text: object, message: str, monkeypatch: pytest.MonkeyPat
         parse_index(text, "tricks[4].cards[2]")
     assert caught.value.message == message
     assert str(caught.value) == f"tricks[4].cards[2]: {message}"
+    assert caught.value.key in READ_TEMPLATES
+    assert render_read(caught.value.key, caught.value.params) == message
 
 
 def test_the_error_quotes_the_code_as_written_without_spaces() -> None:

@@ -1,4 +1,4 @@
-"""Problem sentences come from one table, so every language tells the same thing."""
+"""Problem and read-error sentences come from tables, so every language tells the same thing."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ import json
 import re
 from pathlib import Path
 
-from scorer.messages import TEMPLATES, render
+from scorer.errors import ReadError
+from scorer.messages import KINDS, READ_TEMPLATES, TEMPLATES, render, render_read
 from scorer.records import parse_hand
 from scorer.scoring import score_hand
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hands"
+SCORER = Path(__file__).parent.parent / "scorer"
 
 
 def test_every_fixture_problem_is_told_from_its_template() -> None:
@@ -40,3 +42,38 @@ def test_a_translation_fills_in_names_in_its_own_language() -> None:
                       name_suit=lambda s: "Coppe")
     assert sentence.startswith("Presa 4: Carla played <50> to a Coppe lead")
     assert "(Carla plays <22> in trick 5)" in sentence
+
+
+def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
+    """No sentence written out in place: the records and cards modules raise only ``ReadError.of``."""
+    used = set()
+    for name in ("records.py", "cards.py"):
+        source = (SCORER / name).read_text()
+        assert re.findall(r"\bReadError\(", source) == [], name
+        used |= set(re.findall(r'ReadError\.of\(\s*"([\w.]+)"', source))
+    assert used == READ_TEMPLATES.keys()
+
+
+def test_read_templates_name_only_known_parameters() -> None:
+    known = {"reason", "line", "column", "kind", "given", "expected", "found", "name", "count", "preset",
+             "players", "missing", "value", "text", "code", "allowed"}
+    for key, template in READ_TEMPLATES.items():
+        used = set(re.findall(r"%\((\w+)\)s", template))
+        assert used <= known, key
+        assert "%" not in re.sub(r"%\(\w+\)s", "", template), key
+
+
+def test_a_read_error_keeps_its_english_sentence_and_what_it_was_told_from() -> None:
+    error = ReadError.of("cards.not_list", "tricks[4].cards", kind="text")
+    assert (error.key, error.params, error.where) == ("cards.not_list", {"kind": "text"}, "tricks[4].cards")
+    assert error.message == "must be a list of card codes, not text"
+    assert str(error) == "tricks[4].cards: must be a list of card codes, not text"
+    assert ReadError("said whole").key == "" and ReadError("said whole").params == {}
+
+
+def test_a_translation_names_the_kind_of_value_in_its_own_language() -> None:
+    words = {READ_TEMPLATES["record.not_object"]: "deve essere un oggetto JSON, non %(kind)s",
+             KINDS["list"]: "una lista"}
+    assert render_read("record.not_object", {"kind": "list"}, translate=lambda t: words.get(t, t)) == \
+        "deve essere un oggetto JSON, non una lista"
+    assert render_read("record.not_object", {"kind": "tuple"}) == "must be a JSON object, not tuple"

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from scorer.errors import ReadError
+from scorer.errors import ReadError, UnknownRuleset
+from scorer.messages import READ_TEMPLATES, render_read
 from scorer.records import (
     HandRecord,
     MatchRecord,
@@ -186,6 +187,16 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
 DELETE = object()
 
 
+def told_from_its_template(error: ReadError) -> bool:
+    """The English sentence is its template filled in, so a page can tell the same in its language.
+
+    The ruleset's errors (scorer/rulesets.py) are still said whole.
+    """
+    if isinstance(error, UnknownRuleset):
+        return error.key == ""
+    return error.key in READ_TEMPLATES and error.message == render_read(error.key, error.params)
+
+
 @pytest.mark.parametrize(("change", "message"), [
     (_set("format", "scarto-hand/2"), "format: 'scarto-hand/2' is not a format this reads "
                                       "(expected 'scarto-hand/1')"),
@@ -233,6 +244,7 @@ def test_read_errors_of_a_full_record(change: Callable[[dict[str, Any]], None], 
     with pytest.raises(ReadError) as caught:
         parse_hand(data)
     assert str(caught.value) == message
+    assert told_from_its_template(caught.value)
 
 
 CAPTURED = {"Anna": ["KS"], "Bruno": [], "Carla": []}
@@ -283,6 +295,7 @@ def test_read_errors_of_other_forms(data: Any, message: str) -> None:
     with pytest.raises(ReadError) as caught:
         parse_hand(data)
     assert str(caught.value) == message
+    assert told_from_its_template(caught.value)
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -291,11 +304,13 @@ def test_read_errors_of_other_forms(data: Any, message: str) -> None:
     (b"\xff\xfe\x00", "not UTF-8 text"),
     ("[" * 100_000, "not JSON (nested too deeply)"),
     ('{"n": ' + "9" * 5000 + "}", "not usable JSON (a number with too many digits)"),
+    (r'["\ud800"]', r"not text: holds an escaped lone surrogate (\ud800-\udfff)"),
 ])
 def test_loads_errors(text: str | bytes, message: str) -> None:
     with pytest.raises(ReadError) as caught:
         loads(text)
     assert str(caught.value) == message
+    assert told_from_its_template(caught.value)
 
 
 # --- matches ----------------------------------------------------------------------
@@ -378,6 +393,7 @@ def test_match_read_errors(change: Callable[[dict[str, Any]], None], message: st
     with pytest.raises(ReadError) as caught:
         parse_match(data)
     assert str(caught.value) == message
+    assert told_from_its_template(caught.value)
 
 
 def test_hand_records_are_values() -> None:
