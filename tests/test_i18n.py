@@ -29,7 +29,9 @@ from flask.testing import FlaskClient
 from jinja2 import nodes
 
 from scorer.web import LANGUAGES, TRANSLATIONS
+from tests.handutil import check, csrf_of
 from tests.seed import hand_keys, seed_match
+from tests.webutil import csrf_token, start_match
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -321,6 +323,31 @@ def test_no_english_message_is_left_on_the_pages(app: Flask, client: FlaskClient
         if found:
             left[url] = found
     assert left == {}
+
+
+READ_ERROR = {"en": "record: must be a JSON object, not a list",
+              "it": "registrazione: deve essere un oggetto JSON, non una lista",
+              "de": "Aufzeichnung: muss ein JSON-Objekt sein, nicht eine Liste",
+              "fi": "kirjaus: pitää olla JSON-objekti, ei lista",
+              "es": "registro: debe ser un objeto JSON, no una lista"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_malformed_file_is_refused_in_each_language(client: FlaskClient, language: str) -> None:
+    """The core's read errors in the page's language; the place in the file keeps the file's own names."""
+    url = f"/import?lang={language}"
+    response = client.post(url, data={"csrf_token": csrf_token(get(client, url)), "text": "[1, 2]"})
+    assert response.status_code == 400
+    assert READ_ERROR[language] in visible_text(response.get_data(as_text=True))
+
+
+def test_the_live_check_tells_a_read_error_in_the_page_language(client: FlaskClient) -> None:
+    token = start_match(client)
+    csrf = csrf_of(client, token)
+    get(client, "/?lang=it")  # the choice is kept in a cookie
+    response = check(client, token, csrf, "Anna", [["KB", "KX"]])
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "tricks[0].cards[1]: 'KX' non è una carta"
 
 
 def test_dates_follow_the_language(client: FlaskClient, seeded: tuple[str, list[str]]) -> None:

@@ -83,6 +83,21 @@ def test_bad_records_are_refused_with_a_message(client: FlaskClient, text: str, 
     assert message in response.get_data(as_text=True).replace("&#39;", "'")
 
 
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "registrazione: non è JSON (riga 1, colonna 2: Expecting property name enclosed in double quotes)"),
+    ("[]", "registrazione: deve essere un oggetto JSON, non una lista"),
+    ('{"players": ["A", "B", "C"], "dealer": "A", "points": {"A": 1}}',
+     "points: devono esserci tutti i giocatori; manca: B, C"),
+    ('{"players": ["A", "B", "C"], "dealer": "A", "tricks": [["KX"]]}', "tricks[0][0]: 'KX' non è una carta"),
+    ('{"players": ["A", "B", "C"], "dealer": "A", "tricks": 5}',
+     "tricks: deve essere una lista di prese, non un numero"),
+])
+def test_an_italian_page_refuses_a_bad_record_in_italian(client: FlaskClient, text: str, message: str) -> None:
+    response = submit(client, "/audit?lang=it", {"text": text})
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True).replace("&#39;", "'")
+
+
 def test_audit_pdf_has_the_trick_table_and_count(client: FlaskClient) -> None:
     import shutil
     import subprocess

@@ -64,6 +64,37 @@ def test_malformed_files_say_what_and_where(client: FlaskClient, content: bytes,
     assert message in response.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"')
 
 
+def _shown(response) -> str:  # type: ignore[no-untyped-def]
+    return str(response.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"'))
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"[1, 2]", "registrazione: deve essere un oggetto JSON, non una lista"),
+    (b"{", "file: non è JSON (riga 1, colonna 2: Expecting property name enclosed in double quotes)"),
+    (b'{"players": ["A", "B", "C"], "first_dealer": "Z", "hands": []}',
+     "first_dealer: 'Z' non è uno dei giocatori (A, B, C)"),
+    (b'{"players": ["A", "B", "C"], "first_dealer": "A", "hands": [{"dealer": "A", "tricks": [["KX"]]}]}',
+     "hands[0].tricks[0][0]: 'KX' non è una carta"),
+    (b'{"players": ["A", "B", "C"], "first_dealer": "A", "hands": [{"dealer": "A", "points": {"A": -3}}]}',
+     "hands[0].points: devono esserci tutti i giocatori; manca: B, C"),
+])
+def test_an_italian_page_says_what_is_wrong_with_a_file_in_italian(client: FlaskClient, content: bytes,
+                                                                     message: str) -> None:
+    response = _upload(client, "/import?lang=it", content)
+    assert response.status_code == 400
+    assert message in _shown(response)
+
+
+def test_a_pasted_hand_is_refused_in_italian(client: FlaskClient) -> None:
+    token = start_match(client)
+    text = json.dumps({"dealer": "Anna", "points": {"Anna": 31, "Bruno": "lots", "Carla": 25}})
+    response = submit(client, f"/m/{token}/import?lang=it", {"text": text})
+    assert response.status_code == 400
+    assert "points.Bruno: 'lots' non è un numero di punti (usa per esempio 31 o \"58/3\")" in _shown(response)
+    response = submit(client, f"/m/{token}/import?lang=it", {"text": "{"})
+    assert "testo: non è JSON (riga 1, colonna 2: " in _shown(response)
+
+
 def test_huge_upload_is_refused_politely(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
     assert app.config["MAX_CONTENT_LENGTH"] == 1024 * 1024
     app.config["MAX_CONTENT_LENGTH"] = 4000  # the same check, without a spooled temporary file in the test

@@ -32,7 +32,7 @@ from ..pdf import html_to_pdf
 from ..records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..scoring import HandResult, PlayerCount, score_hand
 from . import get_db
-from .labels import card_in_sentence, suit_in_sentence
+from .labels import card_in_sentence, read_error_text, suit_in_sentence
 from .matches import load_match
 from .sheets import pdf_response, sheet_name
 
@@ -202,7 +202,7 @@ def audit_upload() -> Any:
         try:
             record = parse_hand(loads(_uploaded_text(form), "record"))
         except ScartoError as exc:
-            errors.append(str(exc))
+            errors.append(read_error_text(exc))
         else:
             return redirect(url_for("audit.audit_hand", blob=encode_record(record)))
     elif request.method == "POST" and not form.errors:
@@ -227,7 +227,7 @@ def audit_hand(blob: str) -> Any:
     try:
         record = decode_record(blob)
     except ScartoError as exc:
-        return render_template("audit_upload.html", form=HandFileForm(), errors=[str(exc)]), 400
+        return render_template("audit_upload.html", form=HandFileForm(), errors=[read_error_text(exc)]), 400
 
     def link(**params: Any) -> str:
         return url_for("audit.audit_hand", blob=blob, **params)
@@ -242,7 +242,7 @@ def audit_hand_pdf(blob: str) -> Any:
     try:
         record = decode_record(blob)
     except ScartoError as exc:
-        return render_template("audit_upload.html", form=HandFileForm(), errors=[str(exc)]), 400
+        return render_template("audit_upload.html", form=HandFileForm(), errors=[read_error_text(exc)]), 400
     return _audit_pdf(score_hand(record), _("Audit of a hand"), "scarto-hand-audit")
 
 
@@ -252,5 +252,5 @@ def audit_hand_json(blob: str) -> Any:
     try:
         record = decode_record(blob)
     except ScartoError as exc:
-        abort(400, description=str(exc))
+        abort(400, description=read_error_text(exc))
     return Response(dumps(hand_to_dict(record)), mimetype="application/json")

@@ -28,7 +28,7 @@ from ..scoring import HandResult, score_hand
 from ..validation import ERROR, Problem, next_leader, validate
 from . import get_db
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
-from .labels import PROBLEM_LABELS, card_label, card_title, problem_text
+from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
 from .matches import MatchView, load_match, match_view
 
 bp = Blueprint("hands", __name__)
@@ -126,7 +126,7 @@ def live_check(token: str) -> Any:
     except EntryError as exc:
         return {"error": exc.message}, 400
     except ScartoError as exc:
-        return {"error": _read_error(exc)}, 400
+        return {"error": read_error_text(exc)}, 400
     return live_state(record)
 
 
@@ -230,7 +230,7 @@ def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
     try:
         canonical = store.canonical_hand(view.row, data)
     except ScartoError as exc:
-        return Outcome(400, [_read_error(exc)]), None, None
+        return Outcome(400, [read_error_text(exc)]), None, None
     result = score_hand(parse_hand(store.hand_record_data(view.row, canonical)))
     if any(p.severity == ERROR for p in result.problems):
         return Outcome(400, [_("This hand cannot be saved: fix what is listed below.")], result.problems), None, None
@@ -314,11 +314,6 @@ def _problem_short(problem: Problem) -> str:
     if problem.trick is not None:
         return _("%(label)s in trick %(n)s", label=label, n=problem.trick)
     return label
-
-
-def _read_error(exc: ScartoError) -> str:
-    """A core read error in words: the message, and where when it helps."""
-    return f"{exc.message} ({exc.where})" if exc.where else exc.message
 
 
 def _page(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:

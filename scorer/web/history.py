@@ -28,7 +28,7 @@ from ..errors import ScartoError
 from ..records import parse_hand
 from ..scoring import HandResult, score_hand
 from . import get_db
-from .labels import PROBLEM_LABELS
+from .labels import PROBLEM_LABELS, read_error_text
 from .matches import load_match
 
 bp = Blueprint("history", __name__)
@@ -124,7 +124,7 @@ def _judge(row: store.MatchRow, record: dict[str, Any], memo: dict[str, Judged])
         try:
             memo[key] = Judged(score_hand(parse_hand(store.hand_record_data(row, record))), None)
         except ScartoError as exc:  # stored under an older core: show why instead of failing
-            memo[key] = Judged(None, str(exc))
+            memo[key] = Judged(None, read_error_text(exc))
     return memo[key]
 
 

@@ -1,4 +1,4 @@
-"""Words the pages show for the core's names: presets, switches, problem codes.
+"""Words the pages show for the core's names: presets, switches, problem codes, read errors.
 
 All through gettext, so the translations (issue 5) have one place to look.
 """
@@ -11,7 +11,8 @@ from flask import g, has_app_context
 from flask_babel import lazy_gettext as _l
 
 from ..cardnames import SUITS, full_name, short_name
-from ..messages import render
+from ..errors import ScartoError
+from ..messages import render, render_read
 from ..records import fraction_text
 from ..rulesets import PRESETS, SWITCH_VALUES, Ruleset
 
@@ -154,3 +155,18 @@ def problem_text(problem: Any) -> str:
         return str(problem.message)
     return render(problem.key, problem.params, translate=gettext, name_card=card_in_sentence,
                   name_suit=suit_in_sentence, show_number=fraction_text)
+
+
+WHERE_WORDS = {"record": _l("record"), "file": _l("file"), "text": _l("text")}
+"""Places a read error may stand that are not a field of the file: the whole record, the upload,
+the pasted text. Fields (``hands[3].points.Anna``) keep the file's own names."""
+
+
+def read_error_text(exc: ScartoError) -> str:
+    """A core error in the page's language, after where it stands: ``hands[0].tricks[0][0]: 'KX' ...``."""
+    from flask_babel import gettext
+
+    message = render_read(exc.key, exc.params, translate=gettext) if exc.key else exc.message
+    if not exc.where:
+        return message
+    return f"{WHERE_WORDS.get(exc.where, exc.where)}: {message}"

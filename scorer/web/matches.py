@@ -23,7 +23,7 @@ from ..scoring import HandResult, score_hand
 from ..standings import Standings, standings
 from . import get_db
 from .forms import MatchForm
-from .labels import PRESET_DESCRIPTIONS, SETTLE_LABELS, current_language, preset_table, switch_rows
+from .labels import PRESET_DESCRIPTIONS, SETTLE_LABELS, current_language, preset_table, read_error_text, switch_rows
 
 bp = Blueprint("matches", __name__)
 
@@ -118,7 +118,7 @@ def new_match() -> Any:
         try:
             match = parse_match(data)
         except ScartoError as exc:
-            form.form_errors.append(str(exc))
+            form.form_errors.append(read_error_text(exc))
         else:
             row = store.create_match(get_db(), match)
             if form.first_dealer.data == "draw":

@@ -22,7 +22,7 @@ from ..rulesets import ruleset_spec
 from ..scoring import score_hand
 from . import get_db
 from .audit import encode_record
-from .labels import problem_text
+from .labels import problem_text, read_error_text
 from .matches import load_match, remember
 
 bp = Blueprint("transfer", __name__)
@@ -72,7 +72,7 @@ def import_file() -> Any:
                                     format=kind))
             match = parse_match(data)
         except ScartoError as exc:
-            errors.append(str(exc))
+            errors.append(read_error_text(exc))
         else:
             errors = _hand_errors(list(match.hands))
             if not errors:
@@ -103,7 +103,7 @@ def import_hand(token: str) -> Any:
             if ruleset_spec(record.ruleset) != row.settings.get("ruleset", "classic"):
                 raise ScartoError(_("The file's rules are not this match's rules."))
         except ScartoError as exc:
-            errors.append(str(exc))
+            errors.append(read_error_text(exc))
         else:
             errors = [problem_text(p) for p in score_hand(record).problems if p.severity == "error"]
             if not errors:
