@@ -70,6 +70,13 @@ TEMPLATES: dict[str, str] = {
 }
 
 READ_TEMPLATES: dict[str, str] = {
+    "ruleset.kind": N_("must be a preset name or an object of switches"),
+    # TRANSLATORS: %(name)s is a switch name as written in the file; keep it as it is.
+    "ruleset.switch": N_("%(name)s is not a switch (switches: %(known)s)"),
+    # TRANSLATORS: %(name)s is a switch name and %(shown)s its values, as written in files; keep them.
+    "ruleset.value": N_("%(value)s is not a value of %(name)s (use %(shown)s)"),
+    # TRANSLATORS: %(known)s lists the preset names as written in files; keep them.
+    "ruleset.preset": N_("%(name)s is not a preset (presets: %(known)s)"),
     "json.lone_surrogate": N_("not text: holds an escaped lone surrogate (\\ud800-\\udfff)"),
     "json.not_utf8": N_("not UTF-8 text"),
     "json.syntax": N_("not JSON (%(reason)s at line %(line)s, column %(column)s)"),

@@ -161,7 +161,7 @@ def find_ruleset(spec: object = None, where: str = "ruleset") -> Ruleset:
     if isinstance(spec, str):
         return _preset(spec, where)
     if not isinstance(spec, dict):
-        raise UnknownRuleset("must be a preset name or an object of switches", where)
+        raise UnknownRuleset.of("ruleset.kind", where)
     base = _preset(spec.get("preset", "classic"), f"{where}.preset")
     changes: dict[str, Any] = {}
     for name, value in spec.items():
@@ -169,11 +169,11 @@ def find_ruleset(spec: object = None, where: str = "ruleset") -> Ruleset:
             continue
         if name not in SWITCH_VALUES:
             known = ", ".join(SWITCH_VALUES)
-            raise UnknownRuleset(f"{name!r} is not a switch (switches: {known})", where)
+            raise UnknownRuleset.of("ruleset.switch", where, name=repr(name), known=known)
         allowed = SWITCH_VALUES[name]
         if not any(value is choice or (isinstance(value, str) and value == choice) for choice in allowed):
             shown = ", ".join(_json(v) for v in allowed)
-            raise UnknownRuleset(f"{_json(value)} is not a value of {name} (use {shown})", f"{where}.{name}")
+            raise UnknownRuleset.of("ruleset.value", f"{where}.{name}", value=_json(value), name=name, shown=shown)
         changes[name] = value
     return replace(base, **changes) if changes else base
 
@@ -194,7 +194,7 @@ def ruleset_spec(ruleset: Ruleset) -> str | dict[str, Any]:
 def _preset(name: object, where: str) -> Ruleset:
     if not isinstance(name, str) or name not in PRESETS:
         known = ", ".join(PRESETS)
-        raise UnknownRuleset(f"{_json(name)} is not a preset (presets: {known})", where)
+        raise UnknownRuleset.of("ruleset.preset", where, name=_json(name), known=known)
     return PRESETS[name]
 
 

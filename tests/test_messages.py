@@ -45,18 +45,18 @@ def test_a_translation_fills_in_names_in_its_own_language() -> None:
 
 
 def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
-    """No sentence written out in place: the records and cards modules raise only ``ReadError.of``."""
+    """No sentence written out in place: the reading modules raise only ``ReadError.of`` (or a subclass's)."""
     used = set()
-    for name in ("records.py", "cards.py"):
+    for name in ("records.py", "cards.py", "rulesets.py"):
         source = (SCORER / name).read_text()
-        assert re.findall(r"\bReadError\(", source) == [], name
-        used |= set(re.findall(r'ReadError\.of\(\s*"([\w.]+)"', source))
+        assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
+        used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))
     assert used == READ_TEMPLATES.keys()
 
 
 def test_read_templates_name_only_known_parameters() -> None:
     known = {"reason", "line", "column", "kind", "given", "expected", "found", "name", "count", "preset",
-             "players", "missing", "value", "text", "code", "allowed"}
+             "players", "missing", "value", "text", "code", "allowed", "known", "shown"}
     for key, template in READ_TEMPLATES.items():
         used = set(re.findall(r"%\((\w+)\)s", template))
         assert used <= known, key

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scorer.errors import ReadError, UnknownRuleset
+from scorer.errors import ReadError
 from scorer.messages import READ_TEMPLATES, render_read
 from scorer.records import (
     HandRecord,
@@ -188,12 +188,7 @@ DELETE = object()
 
 
 def told_from_its_template(error: ReadError) -> bool:
-    """The English sentence is its template filled in, so a page can tell the same in its language.
-
-    The ruleset's errors (scorer/rulesets.py) are still said whole.
-    """
-    if isinstance(error, UnknownRuleset):
-        return error.key == ""
+    """The English sentence is its template filled in, so a page can tell the same in its language."""
     return error.key in READ_TEMPLATES and error.message == render_read(error.key, error.params)
 
 

@@ -77,6 +77,10 @@ def _shown(response) -> str:  # type: ignore[no-untyped-def]
      "hands[0].tricks[0][0]: 'KX' non è una carta"),
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "hands": [{"dealer": "A", "points": {"A": -3}}]}',
      "hands[0].points: devono esserci tutti i giocatori; manca: B, C"),
+    (b'{"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": "classik", "hands": []}',
+     'ruleset: "classik" non è una variante predefinita (varianti: classic, rulesheet, saari, four, piccolo)'),
+    (b'{"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": {"ultimo": "yes"}, "hands": []}',
+     'ruleset.ultimo: "yes" non è un valore di ultimo (usa true, false)'),
 ])
 def test_an_italian_page_says_what_is_wrong_with_a_file_in_italian(client: FlaskClient, content: bytes,
                                                                      message: str) -> None:
