@@ -94,6 +94,7 @@ READ_TEMPLATES: dict[str, str] = {
     "record.no_dealer": N_("missing: every hand names its dealer"),
     "players.not_list": N_("must be a list of player names in seating order"),
     "players.empty_name": N_("a player name must be non-empty text"),
+    "players.control": N_("%(name)s holds a tab, a line break or another control character; a name is one line"),
     "players.named_twice": N_("%(name)s is named twice; names must be unique"),
     "players.count": N_("%(count)s players given; %(preset)s is played by %(players)s"),
     "player.not_text": N_("must be a player's name, not %(kind)s"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -183,6 +184,8 @@ def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
             raise ReadError.of("players.empty_name", f"players[{i}]")
+        if any(unicodedata.category(ch) == "Cc" for ch in name.strip()):
+            raise ReadError.of("players.control", f"players[{i}]", name=json.dumps(name, ensure_ascii=False))
         names.append(name.strip())
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)

@@ -200,6 +200,8 @@ def told_from_its_template(error: ReadError) -> bool:
     (_set("players", DELETE), "players: must be a list of player names in seating order"),
     (_set("players", "Anna, Bruno, Carla"), "players: must be a list of player names in seating order"),
     (_set("players", ["Anna", "Anna", "Carla"]), "players: 'Anna' is named twice; names must be unique"),
+    (_set("players", ["Anna", "Bru\nno", "Carla"]),
+     'players[1]: "Bru\\nno" holds a tab, a line break or another control character; a name is one line'),
     (_set("players", ["Anna", "Bruno"]), "players: 2 players given; classic is played by 3"),
     (_set("players", ["Anna", "Bruno", "Carla", "Dario"]), "players: 4 players given; classic is played by 3"),
     (_set("players", ["Anna", "", "Carla"]), "players[1]: a player name must be non-empty text"),
