@@ -118,3 +118,13 @@ def test_the_widest_ledger_stays_inside_the_page() -> None:
     pdf = match_sheet_pdf(parse_match(data))
     assert len(pages(pdf, "match-sheet-four")) == 1
     _margins_are_empty(pdf)
+
+
+def test_a_long_unbroken_title_wraps_inside_the_page() -> None:
+    """Files may carry titles of any length; one with no spaces still wraps, and the heading repeats."""
+    data = points_match(45, title="Torneo" * 40, players=("Annamariacaterina", "Bruno", "Carla"))
+    data["place"] = "Circolo" * 30
+    pdf = match_sheet_pdf(parse_match(data))
+    _margins_are_empty(pdf)
+    shots = pages(pdf, "match-sheet-long-title")
+    assert all(page.count("#eeeeee", tolerance=6) > 2000 for page in shots)  # the heading on every page
