@@ -340,21 +340,20 @@ def _sizes(value: object, players: tuple[str, ...], where: str) -> dict[str, int
     return sizes
 
 
-_POINTS_TEXT = re.compile(r"[+-]?[0-9]{1,12}(?:\.[0-9]{1,12})?(?:/[0-9]{1,12})?")
-"""An integer, a fraction or a decimal, as counted at the table; no exponents (1e999999999)."""
+_POINTS_TEXT = re.compile(r"[+-]?[0-9]{1,12}(?:/[0-9]{1,12})?")
+"""An integer or a fraction, as RECORD.md has them; no decimals or exponents (1e999999999)."""
 
 
 def _points_text(text: str) -> Fraction:
-    """ "31", "58/3", "19.5" or a mixed number "19 1/2"; ValueError for anything else ("1 9")."""
-    parts = re.sub(r"\s*/\s*", "/", text).split()  # " 58 / 3 " reads as 58/3
-    if len(parts) == 2 and "/" in parts[1] and "/" not in parts[0]:
-        whole, rest = parts
-        if not (_POINTS_TEXT.fullmatch(whole) and _POINTS_TEXT.fullmatch(rest)):
-            raise ValueError(text)
-        return Fraction(whole) + Fraction(rest)
-    if len(parts) != 1 or not _POINTS_TEXT.fullmatch(parts[0]):
+    """ "31" or "58/3" (spaces allowed around the slash); ValueError for anything else.
+
+    The app's forms read what people type (19½, 19 1/2, 19,5) and store the
+    fraction; a file holds only what RECORD.md allows.
+    """
+    compact = re.sub(r"\s*/\s*", "/", text.strip())  # " 58 / 3 " reads as 58/3
+    if not _POINTS_TEXT.fullmatch(compact):
         raise ValueError(text)
-    return Fraction(parts[0])
+    return Fraction(compact)
 
 
 def parse_points(value: object, where: str) -> Fraction:

@@ -265,10 +265,13 @@ def test_no_traceback_from_the_real_command(tmp_path: Path) -> None:
     assert [json.loads(line)["file"] for line in run.stdout.splitlines()] == [VALID]
 
 
-def test_a_read_error_stays_on_one_line_whatever_the_names(tmp_path: Path) -> None:
-    bad = tmp_path / "nl.json"
-    bad.write_text('{"players": ["An\\nna", "B", "C"], "dealer": "B", '
-                   '"captured": {"An\\nna": ["KX"], "B": [], "C": []}}')
-    run = subprocess.run([sys.executable, "-m", "scorer", "score", str(bad)], capture_output=True, text=True)
-    assert run.returncode == 2
-    assert run.stderr.count("\n") == 1 and "'KX' is not a card" in run.stderr
+def test_a_read_error_stays_on_one_line_whatever_the_file_holds(tmp_path: Path) -> None:
+    name = tmp_path / "name.json"
+    name.write_text('{"players": ["An\\nna", "B", "C"], "dealer": "B", '
+                    '"captured": {"An\\nna": ["KX"], "B": [], "C": []}}')
+    code = tmp_path / "code.json"
+    code.write_text('{"players": ["A", "B", "C"], "dealer": "B", "captured": {"A": ["K\\nX"], "B": [], "C": []}}')
+    for bad, reason in ((name, "holds a tab, a line break"), (code, "is not a card")):
+        run = subprocess.run([sys.executable, "-m", "scorer", "score", str(bad)], capture_output=True, text=True)
+        assert run.returncode == 2
+        assert run.stderr.count("\n") == 1 and reason in run.stderr

@@ -74,7 +74,7 @@ def test_rounds_hold_one_deal_each_player() -> None:
 
 def test_fractions_and_uncounted_points() -> None:
     data = points_match(3)
-    data["hands"][0]["points"] = {"Anna": "19 1/3", "Bruno": "30 2/3", "Carla": 28}
+    data["hands"][0]["points"] = {"Anna": "58/3", "Bruno": "92/3", "Carla": 28}
     book = _ledger(data)
     first = book.rounds[0].lines[0].text
     assert "19⅓" in first and "30⅔" in first

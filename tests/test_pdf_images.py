@@ -111,7 +111,7 @@ def test_audit_sheet_image(client: FlaskClient) -> None:
 def test_the_widest_ledger_stays_inside_the_page() -> None:
     """Four players, Italian column headings, thirds and long totals: the ledger's type shrinks to fit."""
     players = ("Anna Maria", "Bartolomeo", "Carla", "Domenico")
-    hands = [{"dealer": players[i % 4], "points": dict(zip(players, ("20 1/3", "20", "20", "17 2/3"), strict=True))}
+    hands = [{"dealer": players[i % 4], "points": dict(zip(players, ("61/3", "20", "20", "53/3"), strict=True))}
              for i in range(8)]
     data = {"format": "scarto-match/1", "title": "Quattro", "language": "it", "ruleset": "four",
             "players": list(players), "first_dealer": players[0], "end": {"hands": 40}, "hands": hands}
