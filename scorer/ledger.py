@@ -35,6 +35,9 @@ class LedgerLine:
     text: str
     problems: tuple[Problem, ...]
     counted: bool
+    """False for a hand recorded after the end of the match (struck through on the sheet)."""
+    scored: bool = True
+    """False for a record that could not be counted: its points and score read NO_COUNT."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,10 @@ class Ledger:
     width: int
     """Characters in the widest line, to choose a type size that fits the page."""
 
+    @property
+    def lines(self) -> list[LedgerLine]:
+        return [line for round_ in self.rounds for line in round_.lines]
+
     def blocks(self) -> list[str | Round]:
         """What the sheet sets as one block each: runs of plain rounds as one text, other rounds whole.
 
@@ -127,7 +134,8 @@ def ledger(table: Standings, labels: Sequence[str] = ("pts", "score", "total")) 
     heading = "#".rjust(number_width) + "".join(
         SEPARATOR + "".join(_rjust(label, w) for label, w in zip(labels, widths, strict=True)) for _ in players)
     lines = [
-        LedgerLine(line.number, _line(line, players, row, widths, number_width), line.result.problems, line.counted)
+        LedgerLine(line.number, _line(line, players, row, widths, number_width), line.result.problems, line.counted,
+                   line.result.counts is not None)
         for line, row in zip(table.lines, cells, strict=True)
     ]
     size = len(players)

@@ -207,3 +207,16 @@ def test_a_ledger_spared_the_repeated_heading_fits_its_first_page() -> None:
     numbers = [int(line.split()[0]) for line in first.splitlines() if line.split()[:1] != [] and "│" in line
                and line.split()[0].isdigit()]
     assert numbers == list(range(1, FIRST_PAGE_LINES + 1))
+
+
+def test_the_legend_explains_uncounted_and_struck_hands() -> None:
+    data = points_match(5)
+    data["end"] = {"hands": 4}
+    data["hands"][1]["points"] = {"Anna": 10, "Bruno": 10, "Carla": 10}  # adds up to 30: cannot be counted
+    text = pdf_text(match_sheet_pdf(parse_match(data)))
+    row = next(r for r in text.splitlines() if r.split()[:1] == ["2*"])
+    assert row.count("–") == 6  # no points and no score for any of the three
+    assert "– the hand could not be counted: see its problems" in text
+    assert "Struck through: recorded after the end of the match, not counted" in text
+    plain = pdf_text(match_sheet_pdf(parse_match(points_match(5))))
+    assert "could not be counted" not in plain and "Struck through" not in plain
