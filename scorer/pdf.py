@@ -65,7 +65,7 @@ class Sheet:
         heading (one box less to lay out). Files can carry titles and places of any
         length, so a long one always gets it.
         """
-        lines = sum(len(r.lines) + sum(2 * len(line.problems) for line in r.lines) for r in ledger.rounds)
+        lines = sum(1 + 2 * len(line.problems) for line in ledger.lines)
         heading = len(self.record.title or "") + len(self.record.place or "")
         return lines > FIRST_PAGE_LINES or heading > ORDINARY_HEADING
 
