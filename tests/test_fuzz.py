@@ -34,6 +34,7 @@ from scorer.records import dumps, hand_to_dict, match_to_dict, parse_match
 from scorer.rulesets import PRESETS
 from scorer.simulation import NAMES, captured_form, honours_form, points_form, simulate_hand
 from scorer.web import get_db
+from tests.jsonutil import json_at, json_paths
 from tests.webutil import csrf_token
 
 
@@ -168,21 +169,6 @@ JSON_VALUES = st.recursive(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*prefix, index))
-    return found
-
-
-def _at(value: Any, path: tuple[Any, ...]) -> Any:
-    for step in path:
-        value = value[step]
-    return value
 
 
 def mutate(data: st.DataObject, value: Any) -> Any:
@@ -190,11 +176,11 @@ def mutate(data: st.DataObject, value: Any) -> Any:
     doubled or dropped, two values swapped, a number or card code nudged."""
     value = json.loads(json.dumps(value))
     for _ in range(data.draw(st.integers(1, 3))):
-        paths = _paths(value)[1:]
+        paths = json_paths(value)[1:]
         if not paths:
             return data.draw(JSON_VALUES)
         path = data.draw(st.sampled_from(paths))
-        parent, last = _at(value, path[:-1]), path[-1]
+        parent, last = json_at(value, path[:-1]), path[-1]
         op = data.draw(st.sampled_from(["replace", "drop", "add", "double", "swap", "nudge"]))
         if op == "replace":
             parent[last] = data.draw(JSON_VALUES)
@@ -207,7 +193,7 @@ def mutate(data: st.DataObject, value: Any) -> Any:
         elif op == "swap":
             other = data.draw(st.sampled_from(paths))
             try:
-                other_parent = _at(value, other[:-1])
+                other_parent = json_at(value, other[:-1])
                 parent[last], other_parent[other[-1]] = other_parent[other[-1]], parent[last]
             except (KeyError, IndexError, TypeError):
                 pass

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.web import MAX_UPLOAD_BYTES
+from tests.jsonutil import json_paths
 from tests.seed import dealt_by, match_file, seed_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,24 +248,13 @@ JSON_VALUES = st.recursive(
 )
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every place in a JSON value (dictionary keys and list positions)."""
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*prefix, index))
-    return found
-
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_damage_to_a_match_file_is_201_or_400_never_500(client: FlaskClient, data: st.DataObject) -> None:
     """One value anywhere in a good match file replaced by any JSON value."""
     match = match_file(3)
-    path = data.draw(st.sampled_from(_paths(match)[1:]))
+    path = data.draw(st.sampled_from(json_paths(match)[1:]))
     replacement = data.draw(JSON_VALUES)
     target = match
     for step in path[:-1]:

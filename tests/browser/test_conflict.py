@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SCREENSHOTS, no_overflow
-from tests.browser.handflows import expect_match_page, new_match, stored_hands, totals
+from tests.browser.conftest import SCREENSHOTS, Taps, no_overflow
+from tests.browser.handflows import expect_match_page, new_match, stored_hands, totals, type_into
 from tests.seed import dealt_by
 
 pytestmark = pytest.mark.browser
@@ -142,20 +142,12 @@ def test_two_phones_change_the_same_hand(page: Any, other_phone: Any, live_serve
     for phone in (page, other_phone):
         phone.goto(edit_url)
         expect(phone.locator("h1")).to_contain_text("Change hand 1")
-    page.locator("#points_0").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.type("30")
-    page.locator("#points_2").click()
-    page.keyboard.press("Control+A")
-    page.keyboard.type("26")
+    for selector, points in (("#points_0", "30"), ("#points_2", "26")):
+        type_into(page, Taps(page), selector, points, replace=True)
     page.locator("#save").click()
     expect(page.locator(".flash")).to_have_text("Hand 1 changed: Anna 4 · Bruno -4 · Carla 0.")
-    other_phone.locator("#points_1").click()
-    other_phone.keyboard.press("Control+A")
-    other_phone.keyboard.type("21")
-    other_phone.locator("#points_2").click()
-    other_phone.keyboard.press("Control+A")
-    other_phone.keyboard.type("26")
+    for selector, points in (("#points_1", "21"), ("#points_2", "26")):
+        type_into(other_phone, Taps(other_phone), selector, points, replace=True)
     other_phone.locator("#save").click()
     conflict = other_phone.locator("#conflict")
     expect(conflict).to_contain_text("This hand was changed from another phone while you were editing it.")
