@@ -20,10 +20,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer.records import hand_to_dict, parse_hand  # noqa: E402
-from scorer.rulesets import PRESETS  # noqa: E402
-from scorer.scoring import score_hand  # noqa: E402
-from scorer.simulation import simulate_hand  # noqa: E402
+from scorer.engine.records import hand_to_dict, parse_hand  # noqa: E402
+from scorer.engine.rulesets import PRESETS  # noqa: E402
+from scorer.engine.scoring import score_hand  # noqa: E402
+from scorer.engine.simulation import simulate_hand  # noqa: E402
 
 
 def records(count: int, seed: int) -> list[dict[str, Any]]:

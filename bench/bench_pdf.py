@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results import replace_section  # noqa: E402
-from scorer.pdf import html_to_pdf, match_sheet_pdf  # noqa: E402
-from scorer.records import parse_match  # noqa: E402
+from scorer.engine.records import parse_match  # noqa: E402
+from scorer.sheets.pdf import html_to_pdf, match_sheet_pdf  # noqa: E402
 from scorer.web import create_app  # noqa: E402
 from tests.matchutil import points_match  # noqa: E402
 

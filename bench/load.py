@@ -53,10 +53,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results import replace_section  # noqa: E402
-from scorer.cards import CODES  # noqa: E402
-from scorer.records import HandRecord, fraction_text  # noqa: E402
-from scorer.rulesets import PRESETS, Ruleset  # noqa: E402
-from scorer.simulation import NAMES, captured_form, card_points, honours_form, simulate_hand  # noqa: E402
+from scorer.engine.cards import CODES  # noqa: E402
+from scorer.engine.records import HandRecord, fraction_text  # noqa: E402
+from scorer.engine.rulesets import PRESETS, Ruleset  # noqa: E402
+from scorer.engine.simulation import NAMES, captured_form, card_points, honours_form, simulate_hand  # noqa: E402
 from tests.serverutil import Answer, Client, Server, csrf_token, hidden  # noqa: E402
 
 RESULTS = ROOT / "bench" / "RESULTS.md"

@@ -14,11 +14,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .errors import ScartoError
-from .records import fraction_text as show
-from .records import loads, parse_hand, parse_match
-from .scoring import HandResult, score_hand
-from .standings import Standings, standings
+from .engine.errors import ScartoError
+from .engine.records import fraction_text as show
+from .engine.records import loads, parse_hand, parse_match
+from .engine.scoring import HandResult, score_hand
+from .engine.standings import Standings, standings
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 
@@ -119,7 +119,7 @@ def _pdf(args: argparse.Namespace) -> int:
     try:
         # WeasyPrint is imported only when a PDF is made; imported by name so that the
         # core type-checks without the app's dependencies
-        pdf_module = importlib.import_module(".pdf", __package__)
+        pdf_module = importlib.import_module(".sheets.pdf", __package__)
     except ImportError:
         print("scarto: PDF output needs the app's dependencies (make install)", file=sys.stderr)
         return 2

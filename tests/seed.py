@@ -14,8 +14,8 @@ from typing import Any
 
 from flask import Flask
 
-from scorer import store
-from scorer.records import parse_match
+from scorer.engine.records import parse_match
+from scorer.storage import store
 
 HANDS = Path(__file__).parent / "fixtures" / "hands"
 PLAYERS = ["Anna", "Bruno", "Carla"]

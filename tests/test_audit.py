@@ -6,10 +6,10 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from scorer.audit import annulled, sort_hand, steps, what_if
-from scorer.cards import CODES
-from scorer.records import parse_hand
-from scorer.scoring import score_hand
+from scorer.engine.audit import annulled, sort_hand, steps, what_if
+from scorer.engine.cards import CODES
+from scorer.engine.records import parse_hand
+from scorer.engine.scoring import score_hand
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hands"
 

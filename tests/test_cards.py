@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from scorer import cards
-from scorer.cards import CARDS, CODES, SUIT_STRENGTH, VALUE, Card, card_name, parse_index, register_aliases
-from scorer.errors import ReadError
-from scorer.messages import READ_TEMPLATES, render_read
-from scorer.records import parse_hand
+from scorer.engine import cards
+from scorer.engine.cards import CARDS, CODES, SUIT_STRENGTH, VALUE, Card, card_name, parse_index, register_aliases
+from scorer.engine.errors import ReadError
+from scorer.engine.messages import READ_TEMPLATES, render_read
+from scorer.engine.records import parse_hand
 
 
 def test_pack_order_and_codes() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 
-from scorer.charts import COLOURS, DASHES, cumulative_chart
+from scorer.sheets.charts import COLOURS, DASHES, cumulative_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 TOTALS = [[Fraction(t) for t in row] for row in ([-10, 18, -8], [-24, 16, 8], [-35, 29, 6], [-25, 26, -1])]

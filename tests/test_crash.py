@@ -18,9 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scorer.records import parse_hand
-from scorer.scoring import score_hand
-from scorer.validation import ERROR
+from scorer.engine.records import parse_hand
+from scorer.engine.scoring import score_hand
+from scorer.engine.validation import ERROR
 from tests.serverutil import Client, Server, csrf_token, hidden
 
 KILLS = 10

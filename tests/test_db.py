@@ -13,9 +13,10 @@ import sqlite_utils
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from scorer import create_app, store
-from scorer import db as database
-from scorer.records import dumps, parse_match
+from scorer import create_app
+from scorer.engine.records import dumps, parse_match
+from scorer.storage import db as database
+from scorer.storage import store
 from scorer.web import get_db
 from tests.seed import match_file, seed_match
 
@@ -184,7 +185,7 @@ def test_backup_onto_something_that_is_not_a_database_is_refused(runner: FlaskCl
 
 def test_an_old_database_keeps_its_links_through_migration_2(tmp_path: Path) -> None:
     """A database made before tokens were looked up by hash: every link still opens its match."""
-    from scorer.db import MIGRATIONS, connect, migrate
+    from scorer.storage.db import MIGRATIONS, connect, migrate
     old = connect(tmp_path / "old.sqlite")
     old.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
     with old.atomic():

@@ -28,11 +28,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
-from scorer import create_app, store
-from scorer.cards import CODES
-from scorer.records import dumps, hand_to_dict, match_to_dict, parse_match
-from scorer.rulesets import PRESETS
-from scorer.simulation import NAMES, captured_form, honours_form, points_form, simulate_hand
+from scorer import create_app
+from scorer.engine.cards import CODES
+from scorer.engine.records import dumps, hand_to_dict, match_to_dict, parse_match
+from scorer.engine.rulesets import PRESETS
+from scorer.engine.simulation import NAMES, captured_form, honours_form, points_form, simulate_hand
+from scorer.storage import store
 from scorer.web import get_db
 from tests.jsonutil import json_at, json_paths
 from tests.webutil import csrf_token

@@ -6,9 +6,9 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from scorer.ledger import BREACH_MARK, DEALER_MARK, SEPARATOR, Ledger, _width, ledger
-from scorer.records import fraction_text, parse_match
-from scorer.standings import standings
+from scorer.engine.records import fraction_text, parse_match
+from scorer.engine.standings import standings
+from scorer.sheets.ledger import BREACH_MARK, DEALER_MARK, SEPARATOR, Ledger, _width, ledger
 from tests.matchutil import points_match
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -115,7 +115,7 @@ def test_an_empty_match_has_no_rounds() -> None:
 
 
 def test_score_signs() -> None:
-    from scorer.ledger import _signed
+    from scorer.sheets.ledger import _signed
 
     assert _signed(Fraction(3)) == "+3" and _signed(Fraction(-10)) == "-10" and _signed(Fraction(0)) == "0"
     assert _signed(Fraction(1, 3)) == "+⅓"

@@ -8,9 +8,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from scorer import db as database
-from scorer import store
-from scorer.records import parse_match
+from scorer.engine.records import parse_match
+from scorer.storage import db as database
+from scorer.storage import store
 from tests.matchutil import points_match
 
 ROOT = Path(__file__).resolve().parent.parent

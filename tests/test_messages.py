@@ -6,13 +6,13 @@ import json
 import re
 from pathlib import Path
 
-from scorer.errors import ReadError
-from scorer.messages import KINDS, READ_TEMPLATES, TEMPLATES, render, render_read
-from scorer.records import parse_hand
-from scorer.scoring import score_hand
+from scorer.engine.errors import ReadError
+from scorer.engine.messages import KINDS, READ_TEMPLATES, TEMPLATES, render, render_read
+from scorer.engine.records import parse_hand
+from scorer.engine.scoring import score_hand
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hands"
-SCORER = Path(__file__).parent.parent / "scorer"
+SCORER = Path(__file__).parent.parent / "scorer" / "engine"
 
 
 def test_every_fixture_problem_is_told_from_its_template() -> None:

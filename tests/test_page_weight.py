@@ -19,8 +19,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import create_app, store
-from scorer.records import parse_hand
+from scorer import create_app
+from scorer.engine.records import parse_hand
+from scorer.storage import store
 from scorer.web import LANGUAGES, get_db
 from scorer.web.audit import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match

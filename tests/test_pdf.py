@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from scorer.pdf import match_sheet_pdf
-from scorer.records import fraction_text, parse_match
-from scorer.standings import standings
+from scorer.engine.records import fraction_text, parse_match
+from scorer.engine.standings import standings
+from scorer.sheets.pdf import match_sheet_pdf
 from tests.matchutil import points_match
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="make test installs poppler-utils")
@@ -144,7 +144,7 @@ def test_ledger_lines_read_back_in_columns() -> None:
 
 def test_sheet_reads_only_its_own_files(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A sheet's renderer fetches from its folder and its own chart, nothing else, however the URL is written."""
-    from scorer.pdf import html_to_pdf
+    from scorer.sheets.pdf import html_to_pdf
 
     folder = tmp_path / "static"
     folder.mkdir()
@@ -171,7 +171,7 @@ def test_each_thread_keeps_its_own_fonts_and_stylesheet(tmp_path: Path) -> None:
     """Kept between PDFs (they are slow to make), per thread (Pango's font maps are not shared), re-read on change."""
     import threading
 
-    from scorer.pdf import _renderer, html_to_pdf
+    from scorer.sheets.pdf import _renderer, html_to_pdf
 
     stylesheet = tmp_path / "sheet.css"
     stylesheet.write_text("p { color: #123456; }")
@@ -199,7 +199,7 @@ def test_each_thread_keeps_its_own_fonts_and_stylesheet(tmp_path: Path) -> None:
 
 def test_a_ledger_spared_the_repeated_heading_fits_its_first_page() -> None:
     """Up to FIRST_PAGE_LINES lines the heading is not repeated: all of them must then be on page 1."""
-    from scorer.pdf import FIRST_PAGE_LINES
+    from scorer.sheets.pdf import FIRST_PAGE_LINES
 
     pdf = match_sheet_pdf(parse_match(points_match(FIRST_PAGE_LINES)))
     first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-layout", "-", "-"], input=pdf,

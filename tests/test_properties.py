@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.cards import BAGATTO_INDEX, FOOL_INDEX, VALUE
-from scorer.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
-from scorer.rulesets import PRESETS, SWITCH_VALUES, Ruleset, find_ruleset
-from scorer.scoring import HandResult, score_hand
-from scorer.simulation import (
+from scorer.engine.cards import BAGATTO_INDEX, FOOL_INDEX, VALUE
+from scorer.engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
+from scorer.engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset, find_ruleset
+from scorer.engine.scoring import HandResult, score_hand
+from scorer.engine.simulation import (
     VIOLATIONS,
     captured_form,
     captured_piles,
@@ -30,7 +30,7 @@ from scorer.simulation import (
     trick_winner,
     violations,
 )
-from scorer.validation import validate
+from scorer.engine.validation import validate
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 DECK_TOTALS = {"classic": 78, "rulesheet": 78, "saari": 78, "four": 78, "piccolo": 66}

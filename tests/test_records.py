@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from scorer.errors import ReadError
-from scorer.messages import READ_TEMPLATES, render_read
-from scorer.records import (
+from scorer.engine.errors import ReadError
+from scorer.engine.messages import READ_TEMPLATES, render_read
+from scorer.engine.records import (
     HandRecord,
     MatchRecord,
     Stake,
@@ -28,9 +28,9 @@ from scorer.records import (
     parse_hand,
     parse_match,
 )
-from scorer.rulesets import PRESETS, find_ruleset
-from scorer.scoring import score_hand
-from scorer.simulation import captured_form, simulate_hand
+from scorer.engine.rulesets import PRESETS, find_ruleset
+from scorer.engine.scoring import score_hand
+from scorer.engine.simulation import captured_form, simulate_hand
 
 PLAYERS = ["Anna", "Bruno", "Carla"]
 
@@ -402,14 +402,14 @@ def test_hand_records_are_values() -> None:
 @pytest.mark.parametrize(("text", "value"), [(" 58/3 ", Fraction(58, 3)), ("58 / 3", Fraction(58, 3)),
                                              ("0", Fraction(0))])
 def test_points_text_integers_and_fractions(text: str, value: Fraction) -> None:
-    from scorer.records import parse_points
+    from scorer.engine.records import parse_points
     assert parse_points(text, "points.Anna") == value
 
 
 @pytest.mark.parametrize("text", ["1 9", "1 1 1/2", "19 ½", "1/2 1", "", "19.5", "19 1/2", "19.123456789", "1e3"])
 def test_points_text_other_than_an_integer_or_a_fraction_is_refused(text: str) -> None:
     """RECORD.md: "strings holding an integer or a fraction"; the forms read the friendlier ways of writing."""
-    from scorer.errors import ReadError
-    from scorer.records import parse_points
+    from scorer.engine.errors import ReadError
+    from scorer.engine.records import parse_points
     with pytest.raises(ReadError, match="is not a number of points"):
         parse_points(text, "points.Anna")

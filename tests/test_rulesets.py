@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from scorer.cards import CODES, Card
-from scorer.errors import ReadError, UnknownRuleset
-from scorer.rulesets import PRESETS, SWITCH_VALUES, Ruleset, find_ruleset, ruleset_spec
+from scorer.engine.cards import CODES, Card
+from scorer.engine.errors import ReadError, UnknownRuleset
+from scorer.engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset, find_ruleset, ruleset_spec
 
 TABLE = {  # RULES.md, Presets: players, cards each, talon, pack, then the switches, then the base
     "classic": (3, 25, 3, 78, "T20", "classic", "after_dealer", False, "kept", False, 26),

@@ -9,11 +9,11 @@ from fractions import Fraction
 
 import pytest
 
-from scorer.cards import BAGATTO_INDEX, FOOL_INDEX, Card
-from scorer.records import HandRecord, parse_hand
-from scorer.rulesets import PRESETS, Ruleset, find_ruleset
-from scorer.scoring import PlayerCount, score_hand
-from scorer.simulation import captured_form, deal, honours_form, play_hand, points_form, simulate_hand
+from scorer.engine.cards import BAGATTO_INDEX, FOOL_INDEX, Card
+from scorer.engine.records import HandRecord, parse_hand
+from scorer.engine.rulesets import PRESETS, Ruleset, find_ruleset
+from scorer.engine.scoring import PlayerCount, score_hand
+from scorer.engine.simulation import captured_form, deal, honours_form, play_hand, points_form, simulate_hand
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 

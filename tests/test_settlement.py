@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from scorer.settlement import Transfer, money, settle
+from scorer.engine.settlement import Transfer, money, settle
 
 F = Fraction
 

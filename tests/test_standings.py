@@ -6,8 +6,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from scorer.records import parse_match
-from scorer.standings import next_dealer, standings
+from scorer.engine.records import parse_match
+from scorer.engine.standings import next_dealer, standings
 
 PLAYERS = ["Anna", "Bruno", "Carla"]
 
@@ -107,8 +107,8 @@ def test_settlement_rows_are_a_running_view() -> None:
 
 
 def test_hands_after_the_end_are_listed_but_not_counted() -> None:
-    from scorer.records import parse_match
-    from scorer.standings import standings as judge
+    from scorer.engine.records import parse_match
+    from scorer.engine.standings import standings as judge
     hands = [{"dealer": d, "points": {"Anna": a, "Bruno": b, "Carla": 78 - a - b}}
              for d, a, b in (("Anna", 50, 14), ("Bruno", 10, 10), ("Carla", 10, 10))]
     match = parse_match({"players": ["Anna", "Bruno", "Carla"], "first_dealer": "Anna",

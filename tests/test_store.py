@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import sqlite_utils
 
-from scorer import db as database
-from scorer import store
-from scorer.errors import ReadError
-from scorer.records import match_to_dict, parse_match
+from scorer.engine.errors import ReadError
+from scorer.engine.records import match_to_dict, parse_match
+from scorer.storage import db as database
+from scorer.storage import store
 from tests.seed import dealt_by, match_file
 
 POINTS = {"dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}}

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from scorer.cards import CODES, Card
-from scorer.records import HandRecord, Trick
-from scorer.rulesets import PRESETS, Ruleset, find_ruleset
-from scorer.simulation import (
+from scorer.engine.cards import CODES, Card
+from scorer.engine.records import HandRecord, Trick
+from scorer.engine.rulesets import PRESETS, Ruleset, find_ruleset
+from scorer.engine.simulation import (
     captured_form,
     captured_piles,
     deal,
@@ -20,7 +20,7 @@ from scorer.simulation import (
     points_form,
     simulate_hand,
 )
-from scorer.validation import Problem, next_leader, validate
+from scorer.engine.validation import Problem, next_leader, validate
 
 
 def _cards(text: str) -> list[int]:

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import store
+from scorer.storage import store
 from scorer.web import get_db
 from tests.seed import hand_keys, seed_match
 from tests.webutil import csrf_token

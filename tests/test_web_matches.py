@@ -6,8 +6,8 @@ import json
 
 from flask.testing import FlaskClient
 
-from scorer import store
-from scorer.records import parse_match
+from scorer.engine.records import parse_match
+from scorer.storage import store
 from tests.webutil import start_match, submit
 
 

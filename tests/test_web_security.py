@@ -18,8 +18,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
-from scorer import create_app, store
-from scorer.records import parse_hand
+from scorer import create_app
+from scorer.engine.records import parse_hand
+from scorer.storage import store
 from scorer.web import get_db
 from scorer.web.audit import encode_record
 from tests.seed import dealt_by, hand_keys, seed_match

@@ -18,10 +18,10 @@ from flask_babel import Babel, format_currency, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from .. import db as database
-from ..cardnames import aliases
-from ..cards import register_aliases
-from ..records import fraction_text
+from ..engine.cardnames import aliases
+from ..engine.cards import register_aliases
+from ..engine.records import fraction_text
+from ..storage import db as database
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"

@@ -15,10 +15,10 @@ from typing import Any
 from flask import Blueprint, current_app, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import store
-from ..errors import ReadError, ScartoError
-from ..records import loads, parse_match
-from ..scoring import score_hand
+from ..engine.errors import ReadError, ScartoError
+from ..engine.records import loads, parse_match
+from ..engine.scoring import score_hand
+from ..storage import store
 from . import MAX_UPLOAD_BYTES, get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")

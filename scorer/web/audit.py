@@ -24,13 +24,13 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
-from .. import store
-from ..audit import AuditStep, annulled, steps, what_if, winning_card
-from ..cards import SUIT, TRUMP
-from ..errors import ScartoError
-from ..pdf import html_to_pdf
-from ..records import HandRecord, dumps, hand_to_dict, loads, parse_hand
-from ..scoring import HandResult, PlayerCount, score_hand
+from ..engine.audit import AuditStep, annulled, steps, what_if, winning_card
+from ..engine.cards import SUIT, TRUMP
+from ..engine.errors import ScartoError
+from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
+from ..engine.scoring import HandResult, PlayerCount, score_hand
+from ..sheets.pdf import html_to_pdf
+from ..storage import store
 from . import get_db
 from .labels import card_in_sentence, read_error_text, suit_in_sentence
 from .matches import load_match

@@ -10,8 +10,8 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
-from ..records import MATCH_FORMAT
-from ..rulesets import PRESETS, SWITCH_VALUES
+from ..engine.records import MATCH_FORMAT
+from ..engine.rulesets import PRESETS, SWITCH_VALUES
 from .labels import SETTLE_LABELS, SWITCH_LABELS, value_label
 
 AS_PRESET = ""

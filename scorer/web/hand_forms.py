@@ -18,10 +18,10 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from ..cards import CODES, split_cards
-from ..records import fraction_json, fraction_text
-from ..rulesets import Ruleset
-from ..validation import counting_cards
+from ..engine.cards import CODES, split_cards
+from ..engine.records import fraction_json, fraction_text
+from ..engine.rulesets import Ruleset
+from ..engine.validation import counting_cards
 
 MAX_PLAYERS = 4
 """The most players a preset has (``four``); forms have a field per seat up to it."""

@@ -18,14 +18,14 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
 
-from .. import store
-from ..cards import CODES, SUIT
-from ..errors import ScartoError
-from ..messages import N_
-from ..records import HandRecord, fraction_text, parse_hand
-from ..rulesets import find_ruleset
-from ..scoring import HandResult, score_hand
-from ..validation import ERROR, Problem, next_leader, validate
+from ..engine.cards import CODES, SUIT
+from ..engine.errors import ScartoError
+from ..engine.messages import N_
+from ..engine.records import HandRecord, fraction_text, parse_hand
+from ..engine.rulesets import find_ruleset
+from ..engine.scoring import HandResult, score_hand
+from ..engine.validation import ERROR, Problem, next_leader, validate
+from ..storage import store
 from . import get_db
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
 from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text

@@ -23,10 +23,10 @@ from markupsafe import Markup
 from wtforms import IntegerField
 from wtforms.validators import InputRequired, NumberRange
 
-from .. import store
-from ..errors import ScartoError
-from ..records import parse_hand
-from ..scoring import HandResult, score_hand
+from ..engine.errors import ScartoError
+from ..engine.records import parse_hand
+from ..engine.scoring import HandResult, score_hand
+from ..storage import store
 from . import get_db
 from .labels import PROBLEM_LABELS, read_error_text
 from .matches import load_match

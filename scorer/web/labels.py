@@ -10,11 +10,11 @@ from typing import Any
 from flask import g, has_app_context
 from flask_babel import lazy_gettext as _l
 
-from ..cardnames import SUITS, full_name, short_name
-from ..errors import ScartoError
-from ..messages import render, render_read
-from ..records import fraction_text
-from ..rulesets import PRESETS, SWITCH_VALUES, Ruleset
+from ..engine.cardnames import SUITS, full_name, short_name
+from ..engine.errors import ScartoError
+from ..engine.messages import render, render_read
+from ..engine.records import fraction_text
+from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 
 PRESET_DESCRIPTIONS = {
     "classic": _l("Common Piedmontese practice (Dummett, Gelli, the encyclopedias)."),

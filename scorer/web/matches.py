@@ -14,13 +14,13 @@ from flask import Blueprint, Response, abort, flash, g, redirect, render_templat
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import store
-from ..charts import cumulative_chart
-from ..errors import ScartoError
-from ..records import MatchRecord, dumps, parse_match
-from ..rulesets import PRESETS
-from ..scoring import HandResult, score_hand
-from ..standings import Standings, standings
+from ..engine.errors import ScartoError
+from ..engine.records import MatchRecord, dumps, parse_match
+from ..engine.rulesets import PRESETS
+from ..engine.scoring import HandResult, score_hand
+from ..engine.standings import Standings, standings
+from ..sheets.charts import cumulative_chart
+from ..storage import store
 from . import get_db
 from .forms import MatchForm
 from .labels import PRESET_DESCRIPTIONS, SETTLE_LABELS, current_language, preset_table, read_error_text, switch_rows

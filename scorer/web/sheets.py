@@ -9,10 +9,10 @@ from typing import Any
 from flask import Blueprint, Response, current_app, render_template
 from flask_babel import force_locale
 
-from ..cards import CODES
-from ..pdf import Sheet, html_to_pdf, match_sheet_files
-from ..records import fraction_json
-from ..validation import Problem
+from ..engine.cards import CODES
+from ..engine.records import fraction_json
+from ..engine.validation import Problem
+from ..sheets.pdf import Sheet, html_to_pdf, match_sheet_files
 from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
 from .matches import _file_name, disposition, match_view
 

@@ -15,11 +15,11 @@ from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from wtforms import TextAreaField
 
-from .. import store
-from ..errors import ScartoError
-from ..records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
-from ..rulesets import ruleset_spec
-from ..scoring import score_hand
+from ..engine.errors import ScartoError
+from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
+from ..engine.rulesets import ruleset_spec
+from ..engine.scoring import score_hand
+from ..storage import store
 from . import get_db
 from .audit import encode_record
 from .labels import problem_text, read_error_text

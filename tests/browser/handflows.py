@@ -8,8 +8,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from scorer.records import parse_hand
-from scorer.scoring import score_hand
+from scorer.engine.records import parse_hand
+from scorer.engine.scoring import score_hand
 from tests.browser.conftest import Taps
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "hands"

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from scorer.rulesets import find_ruleset
-from scorer.validation import counting_cards
+from scorer.engine.rulesets import find_ruleset
+from scorer.engine.validation import counting_cards
 from tests.browser.conftest import Taps, no_overflow
 from tests.browser.handflows import (
     PLAYERS,

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-from scorer import create_app, store
+from scorer import create_app
+from scorer.storage import store
 from scorer.web import LANGUAGES, get_db
 from tests.browser.conftest import SCREENSHOTS, no_overflow
 from tests.seed import hand_keys, seed_match

@@ -19,12 +19,12 @@ from flask import Flask, g, render_template
 from flask_babel import force_locale, gettext
 from markupsafe import Markup
 
+from ..engine.messages import N_
+from ..engine.records import MatchRecord
+from ..engine.scoring import HandResult, score_hand
+from ..engine.standings import Standings, standings
 from .charts import LINE_GLYPHS, cumulative_chart
 from .ledger import Ledger, ledger
-from .messages import N_
-from .records import MatchRecord
-from .scoring import HandResult, score_hand
-from .standings import Standings, standings
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,7 @@ def match_sheet_files(sheet: Sheet) -> tuple[str, dict[str, bytes]]:
 def match_sheet_pdf(match: MatchRecord, app: Flask | None = None) -> bytes:
     """The match sheet of a match file, outside any request (the ``scarto pdf`` command)."""
     if app is None:
-        from .web import create_app
+        from ..web import create_app
 
         app = create_app({"DATABASE": ":memory:", "SKIP_MIGRATIONS": True, "SECRET_KEY": "pdf",
                           "SERVER_NAME": "localhost"})

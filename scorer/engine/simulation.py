@@ -6,11 +6,11 @@ the rules allow (follow suit, else trump, else anything; the Fool at any time;
 overtrump where the switch says so). The result is a full ``tricks`` record.
 
 From a full record this module also derives, without going through
-:mod:`scorer.scoring`, the other record forms a table might write for the same
+:mod:`scorer.engine.scoring`, the other record forms a table might write for the same
 hand (captured piles before and after the Fool's exchange, honours with pile
 sizes, counted points), and it can break a legal record with one illegal card
 whose problem is known in advance. The replay here is written independently of
-:mod:`scorer.validation` on purpose: the tests compare the two.
+:mod:`scorer.engine.validation` on purpose: the tests compare the two.
 """
 
 from __future__ import annotations

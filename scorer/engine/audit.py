@@ -1,6 +1,6 @@
 """Auditing a disputed hand: the replay step by step, and "what if" the table rules otherwise.
 
-Pure core: it replays what :mod:`scorer.validation` already judged and lays it
+Pure core: it replays what :mod:`scorer.engine.validation` already judged and lays it
 out the way a table argues about it: what each player still held, who won each
 trick and why, where each problem happened and which later trick proves it.
 """

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .records import fraction_text
-from .standings import HandLine, Standings
-from .validation import Problem
+from ..engine.records import fraction_text
+from ..engine.standings import HandLine, Standings
+from ..engine.validation import Problem
 
 DEALER_MARK = "•"
 BREACH_MARK = "*"

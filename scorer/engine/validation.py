@@ -41,7 +41,7 @@ class Problem:
     """For a breach found later: the trick in which the player showed the card that proves it."""
     proof_card: int | None = None
     key: str = field(default="", compare=False)
-    """Which sentence of :data:`scorer.messages.TEMPLATES` tells the problem."""
+    """Which sentence of :data:`scorer.engine.messages.TEMPLATES` tells the problem."""
     params: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """The sentence's parameters (cards as indices), so it can be told in any language."""
 

@@ -3,7 +3,7 @@
 ``parse_hand`` turns the JSON value of a ``scarto-hand/1`` record into a
 :class:`HandRecord`, raising :class:`ReadError` that names what and where for
 anything that is not a usable record. Whether the record keeps the rules is
-not its business: that is :mod:`scorer.validation`'s.
+not its business: that is :mod:`scorer.engine.validation`'s.
 """
 
 from __future__ import annotations
@@ -433,7 +433,7 @@ def _stake(value: object) -> Stake | None:
 
 
 def _kind(value: object) -> str:
-    """What a value is, as a key of :data:`scorer.messages.KINDS` (named in the page's language)."""
+    """What a value is, as a key of :data:`scorer.engine.messages.KINDS` (named in the page's language)."""
     if value is None:
         return "null"
     return {bool: "bool", int: "number", float: "number", str: "text", list: "list",

@@ -21,8 +21,8 @@ from typing import Any
 
 import sqlite_utils
 
+from ..engine.records import MatchRecord, hand_to_dict, match_to_dict, parse_hand, parse_match
 from .db import token_key
-from .records import MatchRecord, hand_to_dict, match_to_dict, parse_hand, parse_match
 
 TOKEN_BYTES = 18
 """144 random bits per token (at least 128 required), URL-safe base64: 24 characters."""

@@ -1,7 +1,7 @@
 """Typed errors of the core: each carries a code and says what, where and why.
 
 A read error is told like a rule problem: a template of
-:data:`scorer.messages.READ_TEMPLATES` filled with named parameters. ``message`` is
+:data:`scorer.engine.messages.READ_TEMPLATES` filled with named parameters. ``message`` is
 the English sentence (files and the command line show it); ``key`` and ``params``
 let the pages tell the same thing in their own language.
 """

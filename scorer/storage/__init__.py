@@ -1,0 +1,1 @@
+"""Storage: the SQLite database (``db``) and the matches, hands and revisions in it (``store``)."""
