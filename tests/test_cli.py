@@ -63,7 +63,7 @@ BAD = [
      'ruleset: "classik" is not a preset (presets: classic, rulesheet, saari, four, piccolo)'),
     ("switch.json", _changed(ruleset={"preset": "saari", "overtrum": True}),
      "ruleset: 'overtrum' is not a switch (switches: top_trump, discard, fool_discard, first_lead, overtrump, "
-     "fool_last_trick, fool_forfeit, ultimo)"),
+     "fool_last_trick, fool_forfeit, ultimo, deal)"),
     ("value.json", _changed(ruleset={"overtrump": "yes"}),
      'ruleset.overtrump: "yes" is not a value of overtrump (use true, false)'),
     ("dealer.json", _changed(dealer="Dora"), "dealer: 'Dora' is not one of the players (Anna, Bruno, Carla)"),

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from scorer.engine.errors import ReadError
 from scorer.engine.messages import KINDS, READ_TEMPLATES, TEMPLATES, render, render_read
-from scorer.engine.records import parse_hand
+from scorer.engine.records import loads, parse_hand
 from scorer.engine.scoring import score_hand
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hands"
@@ -18,12 +17,13 @@ SCORER = Path(__file__).parent.parent / "scorer" / "engine"
 def test_every_fixture_problem_is_told_from_its_template() -> None:
     keys = set()
     for path in FIXTURES.glob("*.json"):
-        for problem in score_hand(parse_hand(json.loads(path.read_text()))).problems:
+        for problem in score_hand(parse_hand(loads(path.read_bytes()))).problems:
             assert problem.key in TEMPLATES
             assert problem.message == render(problem.key, problem.params)
             keys.add(problem.key)
     assert {"revoke.trump", "failed_to_trump", "failed_to_overtrump", "illegal_discard.king",
-            "wrong_leader.first", "points_total", "pile_sizes.shape", "duplicate_card"} <= keys
+            "wrong_leader.first", "points_total", "pile_sizes.shape", "duplicate_card", "ultimo_claim.bagatto",
+            "ultimo_claim.bagatto_or_fool", "illegal_discard.bagatto_classic"} <= keys
 
 
 def test_templates_name_only_known_parameters() -> None:
@@ -56,7 +56,7 @@ def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
 
 def test_read_templates_name_only_known_parameters() -> None:
     known = {"reason", "line", "column", "kind", "given", "expected", "found", "name", "count", "preset",
-             "players", "missing", "value", "text", "code", "allowed", "known", "shown"}
+             "players", "missing", "value", "text", "code", "allowed", "known", "shown", "length", "most"}
     for key, template in READ_TEMPLATES.items():
         used = set(re.findall(r"%\((\w+)\)s", template))
         assert used <= known, key

@@ -9,6 +9,7 @@ failure prints the seed that reproduces it.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -94,7 +95,7 @@ def _second_description(record: HandRecord, order: random.Random) -> dict[str, F
     as their sum plus 1, less 2. Piles are grouped in a random order."""
     piles = captured_piles(record)
     owed = _fool_trick(record)
-    if owed is not None and record.ruleset.fool_forfeit and piles[owed[0]] == [FOOL_INDEX]:
+    if owed is not None and record.ruleset.fool_forfeit and _won_nothing(record, piles, owed[0]):
         piles[owed[0]].remove(FOOL_INDEX)  # forfeited: the Fool goes to the winner, no exchange
         piles[owed[1]].append(FOOL_INDEX)
         owed = None
@@ -113,10 +114,18 @@ def _second_description(record: HandRecord, order: random.Random) -> dict[str, F
     return points
 
 
+def _won_nothing(record: HandRecord, piles: dict[str, list[int]], player: str) -> bool:
+    """Whether the Fool's player won no trick: their pile, less the dealer's discards, is the Fool."""
+    discards = record.ruleset.talon if player == record.dealer else 0
+    return len(piles[player]) - discards == 1
+
+
 def _exchange_possible(record: HandRecord) -> bool:
     """Whether a table could hand over the Fool's 1-point card (or forfeit the Fool)."""
-    pile = next(p for p in captured_piles(record).values() if FOOL_INDEX in p)
-    return (record.ruleset.fool_forfeit and pile == [FOOL_INDEX]) or any(VALUE[c] == 1 for c in pile)
+    piles = captured_piles(record)
+    player, pile = next((p, pile) for p, pile in piles.items() if FOOL_INDEX in pile)
+    forfeit = record.ruleset.fool_forfeit and _won_nothing(record, piles, player)
+    return forfeit or any(VALUE[c] == 1 for c in pile)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -198,21 +207,62 @@ def _rulesets() -> st.SearchStrategy[Ruleset]:
 @settings(max_examples=200, deadline=None)
 @given(rules=_rulesets(), seed=SEEDS)
 def test_switch_combinations(rules: Ruleset, seed: int) -> None:
-    """Any preset with any switches: legal play validates and every form agrees."""
+    """Any preset with any switches, any deal, ``ultimo`` every way: legal play validates, the
+    scores with the bonus sum to zero, and every record form (through JSON too) scores the same."""
     record = _hand(rules, seed)
     full = score_hand(record)
     assert full.problems == ()
     _check_totals(full)
+    assert full.record.ruleset.players == len(record.players)
     assert parse_hand(hand_to_dict(record)) == record
     for name, form in _forms(record).items():
-        assert score_hand(form).scores() == full.scores(), name
+        result = score_hand(form)
+        assert result.problems == (), name
+        _check_totals(result)
+        assert result.scores() == full.scores(), name
+        again = parse_hand(loads(dumps(hand_to_dict(form))))
+        assert score_hand(again).scores() == full.scores(), name
+
+
+def test_the_ruleset_strategy_reaches_every_switch_value() -> None:
+    """Each switch's every value, every deal and ``ultimo`` both ways come out of the strategy."""
+    seen: dict[str, set[str]] = {name: set() for name in SWITCH_VALUES}
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(rules=_rulesets())
+    def collect(rules: Ruleset) -> None:
+        for name, value in rules.switches().items():
+            seen[name].add(repr(value))
+
+    collect()
+    assert seen == {name: {repr(v) for v in values} for name, values in SWITCH_VALUES.items()}
+
+
+@settings(max_examples=120, deadline=None)
+@given(rules=_rulesets(), seed=SEEDS, code=st.sampled_from(VIOLATIONS))
+def test_one_injected_breach_under_any_ruleset_is_found_exactly_once(rules: Ruleset, seed: int,
+                                                                      code: str) -> None:
+    if code == "failed_to_overtrump" and not rules.overtrump:
+        rules = replace(rules, overtrump=True)
+    rng = random.Random(seed)
+    for _ in range(40):
+        injected = inject_violation(simulate_hand(rules, rng), rng, code)
+        if injected is not None:
+            break
+    assert injected is not None
+    result = score_hand(injected.record)
+    got = [(p.code, p.severity, p.trick, p.player, p.card) for p in result.problems]
+    assert got == [(code, "violation", injected.trick, injected.player, injected.card)]
+    _check_totals(result)
+    for name, form in _forms(injected.record).items():  # the other forms cannot show it, and agree
+        assert score_hand(form).scores() == result.scores(), name
 
 
 @settings(max_examples=150, deadline=None)
-@given(preset=st.sampled_from(list(PRESETS)), seed=SEEDS)
-def test_ultimo_keeps_card_points_and_the_zero_sum(preset: str, seed: int) -> None:
+@given(preset=st.sampled_from(list(PRESETS)), seed=SEEDS, ultimo=st.sampled_from([True, "bagatto_or_fool"]))
+def test_ultimo_keeps_card_points_and_the_zero_sum(preset: str, seed: int, ultimo: bool | str) -> None:
     plain = _hand(PRESETS[preset], seed)
-    rules = find_ruleset({"preset": preset, "ultimo": True})
+    rules = find_ruleset({"preset": preset, "ultimo": ultimo})
     record = _hand(rules, seed)  # the same seed deals and plays the same hand
     assert record.tricks == plain.tricks
     without, with_bonus = score_hand(plain), score_hand(record)
@@ -220,7 +270,10 @@ def test_ultimo_keeps_card_points_and_the_zero_sum(preset: str, seed: int) -> No
     _check_totals(with_bonus)
     assert [c.card_points for c in with_bonus.counts or ()] == [c.card_points for c in without.counts or ()]
     bonuses = [c.bonus for c in with_bonus.counts or ()]
-    if record.tricks and BAGATTO_INDEX in record.tricks[-1].cards:
+    last = record.tricks[-1].cards if record.tricks else ()
+    fool_taken = FOOL_INDEX in last and (rules.fool_last_trick == "captured" or (
+        with_bonus.exchange is not None and with_bonus.exchange.forfeit))
+    if BAGATTO_INDEX in last or (ultimo == "bagatto_or_fool" and fool_taken):
         assert sorted(bonuses)[-1] == 5
         assert sorted(bonuses)[:-1] == [Fraction(-5, rules.players - 1)] * (rules.players - 1)
     else:

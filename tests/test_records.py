@@ -210,8 +210,9 @@ def told_from_its_template(error: ReadError) -> bool:
                                  'four, piccolo)'),
     (_set("ruleset", {"overtrum": True}), "ruleset: 'overtrum' is not a switch (switches: top_trump, discard, "
                                           "fool_discard, first_lead, overtrump, fool_last_trick, fool_forfeit, "
-                                          "ultimo)"),
-    (_set("ruleset", {"ultimo": "yes"}), 'ruleset.ultimo: "yes" is not a value of ultimo (use true, false)'),
+                                          "ultimo, deal)"),
+    (_set("ruleset", {"ultimo": "yes"}),
+     'ruleset.ultimo: "yes" is not a value of ultimo (use false, true, "bagatto_or_fool")'),
     (_set("dealer", "Dora"), "dealer: 'Dora' is not one of the players (Anna, Bruno, Carla)"),
     (_set("dealer", DELETE), "dealer: missing: every hand names its dealer"),
     (_set("dealer", 1), "dealer: must be a player's name, not a number"),

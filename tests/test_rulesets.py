@@ -11,15 +11,26 @@ import pytest
 
 from scorer.engine.cards import CODES, Card
 from scorer.engine.errors import ReadError, UnknownRuleset
-from scorer.engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset, find_ruleset, ruleset_spec
+from scorer.engine.rulesets import (
+    DEALS,
+    LEGACY_PRESETS,
+    PRESET_DESCRIPTIONS,
+    PRESETS,
+    SWITCH_VALUES,
+    Ruleset,
+    find_ruleset,
+    ruleset_spec,
+)
 
 TABLE = {  # RULES.md, Presets: players, cards each, talon, pack, then the switches, then the base
     "classic": (3, 25, 3, 78, "T20", "classic", "after_dealer", False, "kept", False, 26),
     "rulesheet": (3, 25, 3, 78, "T21", "rulesheet", "after_dealer", True, "captured", False, 26),
     "saari": (3, 25, 3, 78, "T20", "saari", "dealer", False, "kept", True, 26),
-    "four": (4, 19, 2, 78, "T20", "classic", "after_dealer", False, "kept", False, Fraction(39, 2)),
-    "piccolo": (3, 12, 6, 42, "T20", "classic", "after_dealer", False, "kept", False, 22),
+    # the rule sheet's variants: the sheet's switches with their own deal
+    "four": (4, 19, 2, 78, "T21", "rulesheet", "after_dealer", True, "captured", False, Fraction(39, 2)),
+    "piccolo": (3, 12, 6, 42, "T21", "rulesheet", "after_dealer", True, "captured", False, 22),
 }
+DEAL = {"classic": "three", "rulesheet": "three", "saari": "three", "four": "four", "piccolo": "piccolo"}
 
 
 @pytest.mark.parametrize("name", list(TABLE))
@@ -31,8 +42,30 @@ def test_presets_follow_the_table(name: str) -> None:
     assert rules.fool_discard == "restricted" and rules.ultimo is False
     assert rules.players * rules.cards_each + rules.talon == rules.pack_size
     assert rules.tricks == rules.cards_each
-    assert rules.description
+    assert rules.deal == DEAL[name]
+    assert PRESET_DESCRIPTIONS[name].endswith(".")
 
+
+@pytest.mark.parametrize("deal", ["three", "four", "piccolo"])
+@pytest.mark.parametrize("preset", list(TABLE))
+def test_a_deal_is_independent_of_the_reading(preset: str, deal: str) -> None:
+    """RULES.md, Deals: any preset can be played three- or four-handed or as Piccolo."""
+    rules = find_ruleset({"preset": preset, "deal": deal})
+    shape = DEALS[deal]
+    assert (rules.players, rules.cards_each, rules.talon, rules.pack) == (
+        shape.players, shape.cards_each, shape.talon, shape.pack)
+    reading = {k: v for k, v in rules.switches().items() if k != "deal"}
+    assert reading == {k: v for k, v in PRESETS[preset].switches().items() if k != "deal"}
+    assert rules.base == {"three": 26, "four": Fraction(39, 2), "piccolo": 22}[deal]
+    assert rules.name == (preset if deal == DEAL[preset] else f"{preset}/{deal}")
+
+
+def test_the_old_meaning_of_four_and_piccolo_is_kept_for_stored_matches() -> None:
+    four, piccolo = (find_ruleset(LEGACY_PRESETS[name]) for name in ("four", "piccolo"))
+    assert four.preset == "four" and four.deal == "four" and piccolo.deal == "piccolo"
+    for rules in (four, piccolo):
+        assert {k: v for k, v in rules.switches().items() if k != "deal"} == {
+            k: v for k, v in PRESETS["classic"].switches().items() if k != "deal"}
 
 def test_deck_totals() -> None:
     assert {name: r.deck_total for name, r in PRESETS.items()} == {
@@ -77,7 +110,9 @@ def test_a_switch_object_keeps_the_preset_name_and_changes_only_its_switch() -> 
                           'piccolo)'),
     ({"preset": 4}, "ruleset.preset: 4 is not a preset (presets: classic, rulesheet, saari, four, piccolo)"),
     ({"overtrum": True}, "ruleset: 'overtrum' is not a switch (switches: top_trump, discard, fool_discard, "
-                         "first_lead, overtrump, fool_last_trick, fool_forfeit, ultimo)"),
+                         "first_lead, overtrump, fool_last_trick, fool_forfeit, ultimo, deal)"),
+    ({"deal": "five"}, 'ruleset.deal: "five" is not a value of deal (use "three", "four", "piccolo")'),
+    ({"ultimo": "fool"}, 'ruleset.ultimo: "fool" is not a value of ultimo (use false, true, "bagatto_or_fool")'),
     ({"overtrump": "yes"}, 'ruleset.overtrump: "yes" is not a value of overtrump (use true, false)'),
     ({"overtrump": 1}, "ruleset.overtrump: 1 is not a value of overtrump (use true, false)"),
     ({"top_trump": "t21"}, 'ruleset.top_trump: "t21" is not a value of top_trump (use "T20", "T21")'),
@@ -107,7 +142,10 @@ def test_ruleset_spec_is_the_shortest_name_and_round_trips() -> None:
             assert find_ruleset(ruleset_spec(rules)) == rules
     assert PRESETS["classic"].switches() == {
         "top_trump": "T20", "discard": "classic", "fool_discard": "restricted", "first_lead": "after_dealer",
-        "overtrump": False, "fool_last_trick": "kept", "fool_forfeit": False, "ultimo": False}
+        "overtrump": False, "fool_last_trick": "kept", "fool_forfeit": False, "ultimo": False, "deal": "three"}
+    assert ruleset_spec(find_ruleset({"preset": "classic", "deal": "four"})) == {"preset": "classic", "deal": "four"}
+    assert ruleset_spec(find_ruleset({"ultimo": "bagatto_or_fool"})) == {"preset": "classic",
+                                                                         "ultimo": "bagatto_or_fool"}
 
 
 # --- forbidden discards (RULES.md, "Deal and discard") -----------------------------
@@ -117,10 +155,11 @@ PLAIN = "2S 3S 4S 5S 6S 7S 8S 9S 10S 2B 3B 4B 5B 6B 7B 8B 9B 10B 2C 3C 4C 5C"
 
 
 def _illegal(rules: Ruleset, discard: str, kept: str) -> set[str]:
-    """The discarded cards the ruleset forbids, the dealer keeping ``kept`` plus plain cards."""
+    """The discarded cards the ruleset forbids, the dealer keeping ``kept`` plus plain cards: what
+    the dealer holds is both (RULES.md: "holds", among all the cards after taking the talon)."""
     thrown = frozenset(Card.parse(c) for c in discard.split())
     keep = frozenset(Card.parse(c) for c in (kept + " " + PLAIN).split())
-    return {CODES[c] for c in rules.forbidden_discards(thrown | keep, keep) & thrown}
+    return {CODES[c] for c in rules.forbidden_discards(thrown | keep) & thrown}
 
 
 CLASSIC, RULESHEET, SAARI = PRESETS["classic"], PRESETS["rulesheet"], PRESETS["saari"]
@@ -128,7 +167,7 @@ FREE = {name: find_ruleset({"preset": name, "fool_discard": "free"}) for name in
 
 
 @pytest.mark.parametrize(("rules", "discard", "kept", "illegal"), [
-    # classic: no King, no XX, no Fool; the Bagatto only keeping no other trump and not the Fool
+    # classic: no King, no XX, no Fool; the Bagatto only holding no other trump and not the Fool
     (CLASSIC, "KS 2D 3D", "T5", {"KS"}),
     (CLASSIC, "KS KC KD", "T5", {"KS", "KC", "KD"}),
     (CLASSIC, "T20 2D 3D", "T5", {"T20"}),
@@ -138,15 +177,16 @@ FREE = {name: find_ruleset({"preset": name, "fool_discard": "free"}) for name in
     (CLASSIC, "T1 2D 3D", "T5", {"T1"}),
     (CLASSIC, "T1 2D 3D", "M", {"T1"}),  # a kept Fool stops the Bagatto discard
     (CLASSIC, "T1 2D 3D", "KD", set()),  # no other trump, no Fool kept
-    (CLASSIC, "T1 T5 T7", "QD", set()),  # discarding every other trump with it
-    (CLASSIC, "T1 T5 M", "", {"M"}),  # the Fool is not kept, but may not be discarded
+    (CLASSIC, "T1 T5 T7", "QD", {"T1"}),  # laid away with every other trump: they were held
+    (CLASSIC, "T1 T5 M", "", {"M", "T1"}),  # the Fool and T5 were held
     # rulesheet: also no XXI; the Fool does not count as a trump for the Bagatto
     (RULESHEET, "T21 2D 3D", "T5", {"T21"}),
     (RULESHEET, "T20 KD 3D", "T5", {"T20", "KD"}),
     (RULESHEET, "M 2D 3D", "", {"M"}),
     (RULESHEET, "T1 2D 3D", "T5", {"T1"}),
     (RULESHEET, "T1 2D 3D", "M", set()),
-    (RULESHEET, "T1 T2 2D", "M", set()),
+    (RULESHEET, "T1 T2 2D", "M", {"T1"}),  # T2 was held
+    (RULESHEET, "T1 M 2D", "", {"M"}),
     # saari: no King, no I, no XX; the Fool only by a dealer who holds no trump at all
     (SAARI, "T1 2D 3D", "", {"T1"}),
     (SAARI, "T20 2D 3D", "", {"T20"}),
@@ -159,7 +199,7 @@ FREE = {name: find_ruleset({"preset": name, "fool_discard": "free"}) for name in
     # fool_discard free: the Fool is off the list; a kept Fool still stops a classic Bagatto
     (FREE["classic"], "M 2D 3D", "T5", set()),
     (FREE["classic"], "T1 2D 3D", "M", {"T1"}),
-    (FREE["classic"], "M T1 2D", "", set()),
+    (FREE["classic"], "M T1 2D", "", {"T1"}),  # the Fool may go; it was held, so the Bagatto may not
     (FREE["rulesheet"], "M 2D 3D", "T5", set()),
     (FREE["saari"], "M 2D 3D", "T5", set()),
     (FREE["saari"], "T1 M 2D", "", {"T1"}),

@@ -52,11 +52,11 @@ SUITED = " ".join(f"{rank}{suit}" for suit in "CDBS" for rank in ("Q", "C", "J",
                                              "be discarded."),
     (PRESETS["classic"], "M", "M 2D 3D", "Anna (dealer) discarded the Fool: the Fool may not be discarded."),
     (PRESETS["classic"], "T1 T5", "T1 2D 3D", "Anna (dealer) discarded the Bagatto: the Bagatto may be discarded "
-                                              "only when the dealer keeps no other trump and not the Fool."),
+                                              "only when the dealer holds no other trump and not the Fool."),
     (PRESETS["rulesheet"], "T21", "T21 2D 3D", "Anna (dealer) discarded the World (XXI): under these rules the "
                                                "World (XXI) may not be discarded."),
     (PRESETS["rulesheet"], "T1 T5", "T1 2D 3D", "Anna (dealer) discarded the Bagatto: the Bagatto may be "
-                                                "discarded only when the dealer keeps no other trump."),
+                                                "discarded only when the dealer holds no other trump."),
     (PRESETS["saari"], "T1", "T1 2D 3D", "Anna (dealer) discarded the Bagatto: under these rules the Bagatto may "
                                          "never be discarded."),
     (PRESETS["saari"], "M T5", "M 2D 3D", "Anna (dealer) discarded the Fool: the Fool may be discarded only by a "
@@ -82,12 +82,12 @@ def _dealer_holds(extra: str, suited: int) -> str:
 
 
 @pytest.mark.parametrize(("rules", "holds", "discard", "illegal"), [
-    # the Bagatto, classic: only keeping no other trump and not the Fool
+    # the Bagatto, classic: only holding no other trump and not the Fool (RULES.md: "holds")
     (PRESETS["classic"], _dealer_holds("T1", 27), "T1 QC CC", []),
-    (PRESETS["classic"], _dealer_holds("T1 T5 T7", 25), "T1 T5 T7", []),
+    (PRESETS["classic"], _dealer_holds("T1 T5 T7", 25), "T1 T5 T7", ["T1"]),  # the other trumps were held
     (PRESETS["classic"], _dealer_holds("T1 T5 T7", 25), "T1 T5 QC", ["T1"]),
     (PRESETS["classic"], _dealer_holds("T1 M", 26), "T1 QC CC", ["T1"]),
-    (find_ruleset({"fool_discard": "free"}), _dealer_holds("T1 M", 26), "T1 M CC", []),
+    (find_ruleset({"fool_discard": "free"}), _dealer_holds("T1 M", 26), "T1 M CC", ["T1"]),  # the Fool was held
     (find_ruleset({"fool_discard": "free"}), _dealer_holds("T1 M", 26), "T1 QC CC", ["T1"]),
     # the Bagatto, rulesheet: the Fool does not count as a trump
     (PRESETS["rulesheet"], _dealer_holds("T1 M", 26), "T1 QC CC", []),

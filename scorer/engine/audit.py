@@ -14,7 +14,7 @@ from .cards import FOOL_INDEX, SUIT, TRUMP
 from .records import HandRecord
 from .rulesets import Ruleset
 from .scoring import HandResult, PlayerCount, count
-from .validation import PlayedTrick, Problem, Replay, Validation
+from .validation import PlayedTrick, Problem, Replay, Validation, fool_kept
 
 SUIT_ORDER = (TRUMP, 5, 1, 2, 3, 4)
 """How a hand is laid out: trumps, the Fool, then cups, coins, batons, swords."""
@@ -65,11 +65,9 @@ def steps(record: HandRecord, replay: Replay, problems: tuple[Problem, ...]) -> 
         holding = tuple(sort_hand(cards, rules) for cards in still)
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             still[seat].remove(card)
-        keeps_fool = trick.fool_seat is not None and not (
-            trick.number == rules.tricks and rules.fool_last_trick == "captured")
+        kept = trick.fool_seat if trick.fool_seat is not None and fool_kept(trick.number, rules) else None
         for card in trick.cards:
-            owner = trick.fool_seat if (card == FOOL_INDEX and keeps_fool) else trick.winner
-            piles[owner if owner is not None else trick.winner].append(card)
+            piles[kept if card == FOOL_INDEX and kept is not None else trick.winner].append(card)
         out.append(AuditStep(
             trick=trick,
             holding=holding,

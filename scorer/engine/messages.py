@@ -44,6 +44,10 @@ TEMPLATES: dict[str, str] = {
     "pile_sizes.shape": N_("No legal hand leaves piles of these sizes (%(sizes)s): apart from the dealer's "
                            "discards and the Fool's exchange, every pile holds whole tricks of %(players)s cards."),
     "pile_sizes.honours": N_("%(name)s's pile is given %(size)s cards but holds %(count)s counting cards."),
+    "ultimo_claim.bagatto": N_("%(player)s is named as winning the last-trick bonus, but %(player)s's pile "
+                               "does not hold the Bagatto."),
+    "ultimo_claim.bagatto_or_fool": N_("%(player)s is named as winning the last-trick bonus, but %(player)s's "
+                                       "pile holds neither the Bagatto nor the Fool."),
     "illegal_discard.king": N_("%(player)s (dealer) discarded %(card)s: a King may never be discarded."),
     "illegal_discard.angel": N_("%(player)s (dealer) discarded %(card)s: the Angel (XX) may never be "
                                 "discarded."),
@@ -55,9 +59,9 @@ TEMPLATES: dict[str, str] = {
     "illegal_discard.bagatto_never": N_("%(player)s (dealer) discarded %(card)s: under these rules the Bagatto "
                                         "may never be discarded."),
     "illegal_discard.bagatto_classic": N_("%(player)s (dealer) discarded %(card)s: the Bagatto may be discarded "
-                                          "only when the dealer keeps no other trump and not the Fool."),
+                                          "only when the dealer holds no other trump and not the Fool."),
     "illegal_discard.bagatto_rulesheet": N_("%(player)s (dealer) discarded %(card)s: the Bagatto may be "
-                                            "discarded only when the dealer keeps no other trump."),
+                                            "discarded only when the dealer holds no other trump."),
     "revoke.trump": N_("Trick %(trick)s: %(player)s played %(card)s to a trump lead while holding a trump "
                        "(%(player)s plays %(proof_card)s in trick %(proof_trick)s)."),
     "revoke.suit": N_("Trick %(trick)s: %(player)s played %(card)s to a %(suit)s lead while holding a card of "
@@ -95,6 +99,7 @@ READ_TEMPLATES: dict[str, str] = {
     "players.not_list": N_("must be a list of player names in seating order"),
     "players.empty_name": N_("a player name must be non-empty text"),
     "players.control": N_("%(name)s holds a tab, a line break or another control character; a name is one line"),
+    "players.too_long": N_("a name is at most %(most)s characters; this one has %(length)s"),
     "players.named_twice": N_("%(name)s is named twice; names must be unique"),
     "players.count": N_("%(count)s players given; %(preset)s is played by %(players)s"),
     "player.not_text": N_("must be a player's name, not %(kind)s"),

@@ -107,6 +107,11 @@ class MatchRecord:
 
 def loads(text: str | bytes, where: str = "") -> Any:
     """JSON text to a value; ReadError that says where the JSON breaks."""
+    # a leading byte-order mark is ignored (RECORD.md): editors on Windows write one
+    if isinstance(text, bytes):
+        text = text.removeprefix(b"\xef\xbb\xbf")
+    else:
+        text = text.removeprefix("\ufeff")
     try:
         value = json.loads(text)
         # JSON may escape half a surrogate pair ("\ud800"): Python reads it into a str that is
@@ -177,21 +182,40 @@ def _check_format(obj: dict[str, Any], expected: str) -> None:
         raise ReadError.of("record.format", "format", given=repr(given), expected=repr(expected))
 
 
+NAME_LENGTH = 40
+"""The longest player name, in characters, once read (RECORD.md)."""
+
+ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+"""Invisible characters taken out of names, so that "Anna" and "Anna" with a zero-width space
+are one name (``str.translate`` table)."""
+
+
+def player_name(text: str) -> str:
+    """A name as it is read everywhere a name appears: NFC, zero-width characters removed, no
+    surrounding white space."""
+    if text.isascii():  # the common case, nothing to normalise
+        return text.strip()
+    return unicodedata.normalize("NFC", text.translate(ZERO_WIDTH)).strip()
+
+
 def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise ReadError.of("players.not_list", "players")
     names = []
-    for i, name in enumerate(value):
-        if not isinstance(name, str) or not name.strip():
+    for i, given in enumerate(value):
+        name = player_name(given) if isinstance(given, str) else ""
+        if not name:
             raise ReadError.of("players.empty_name", f"players[{i}]")
-        if any(unicodedata.category(ch) == "Cc" for ch in name.strip()):
-            raise ReadError.of("players.control", f"players[{i}]", name=json.dumps(name, ensure_ascii=False))
-        names.append(name.strip())
+        if any(unicodedata.category(ch) == "Cc" for ch in name):
+            raise ReadError.of("players.control", f"players[{i}]", name=json.dumps(given, ensure_ascii=False))
+        if len(name) > NAME_LENGTH:
+            raise ReadError.of("players.too_long", f"players[{i}]", length=len(name), most=NAME_LENGTH)
+        names.append(name)
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
         raise ReadError.of("players.named_twice", "players", name=repr(twice))
     if len(names) != ruleset.players:
-        raise ReadError.of("players.count", "players", count=len(names), preset=ruleset.preset,
+        raise ReadError.of("players.count", "players", count=len(names), preset=ruleset.name,
                            players=ruleset.players)
     return tuple(names)
 
@@ -199,7 +223,9 @@ def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
 def _player(value: object, players: tuple[str, ...], where: str) -> str:
     if not isinstance(value, str):
         raise ReadError.of("player.not_text", where, kind=_kind(value))
-    name = value.strip()
+    if value in players:
+        return value
+    name = player_name(value)
     if name not in players:
         raise ReadError.of("player.unknown", where, name=repr(value), players=", ".join(players))
     return name
@@ -259,7 +285,7 @@ def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[int, ...]:
         cards = tuple(parse_index(text, f"{where}[{i}]", strict=True) for i, text in enumerate(value))
     if not ruleset.pack.issuperset(cards):
         i, card = next((i, c) for i, c in enumerate(cards) if c not in ruleset.pack)
-        raise ReadError.of("cards.not_in_pack", f"{where}[{i}]", code=CODES[card], preset=ruleset.preset)
+        raise ReadError.of("cards.not_in_pack", f"{where}[{i}]", code=CODES[card], preset=ruleset.name)
     return cards
 
 

@@ -11,10 +11,19 @@ import json
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, SUIT_STRENGTH, VALUE, WORLD_INDEX
 from .errors import UnknownRuleset
+from .messages import N_
+
+Deal = Literal["three", "four", "piccolo"]
+TopTrump = Literal["T20", "T21"]
+DiscardRule = Literal["classic", "rulesheet", "saari"]
+FoolDiscard = Literal["restricted", "free"]
+FirstLead = Literal["after_dealer", "dealer"]
+FoolLastTrick = Literal["kept", "captured"]
+Ultimo = Literal[False, True, "bagatto_or_fool"]
 
 SWITCH_VALUES: dict[str, tuple[Any, ...]] = {
     "top_trump": ("T20", "T21"),
@@ -24,7 +33,8 @@ SWITCH_VALUES: dict[str, tuple[Any, ...]] = {
     "overtrump": (True, False),
     "fool_last_trick": ("kept", "captured"),
     "fool_forfeit": (True, False),
-    "ultimo": (True, False),
+    "ultimo": (False, True, "bagatto_or_fool"),
+    "deal": ("three", "four", "piccolo"),
 }
 """Every switch and its allowed JSON values, in the order RECORD.md lists them."""
 
@@ -35,28 +45,77 @@ PICCOLO_PACK: frozenset[int] = frozenset(
 
 
 @dataclass(frozen=True)
-class Ruleset:
-    """Everything the engine needs to know about how a hand was played and counted."""
+class DealShape:
+    """What a deal fixes (RULES.md, "Deals"): players, cards each, the talon, the pack."""
 
-    preset: str
-    description: str
     players: int
     cards_each: int
     talon: int
     pack: frozenset[int]
-    top_trump: str = "T20"
-    discard: str = "classic"
-    fool_discard: str = "restricted"
-    first_lead: str = "after_dealer"
-    overtrump: bool = False
-    fool_last_trick: str = "kept"
-    fool_forfeit: bool = False
-    ultimo: bool = False
 
-    @property
+
+DEALS: dict[str, DealShape] = {
+    "three": DealShape(3, 25, 3, FULL_PACK),
+    "four": DealShape(4, 19, 2, FULL_PACK),
+    "piccolo": DealShape(3, 12, 6, PICCOLO_PACK),
+}
+"""The ``deal`` switch's values: independent of the reading of the rules."""
+
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "classic": N_("The common practice (Dummett; Gelli; the encyclopedia articles)."),
+    "rulesheet": N_('The German/Italian rule sheet ("Spielanleitung" / "Come si gioca").'),
+    "saari": N_("The Finnish description (Saari 2008, after Dummett)."),
+    "four": N_("The rule sheet's four-player variant: the sheet's rules with the four-player deal."),
+    "piccolo": N_("The rule sheet's short teaching game, with the sheet's rules and the piccolo deal."),
+}
+"""Each preset's one line, as RULES.md words it (the pages translate these strings)."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything the engine needs to know about how a hand was played and counted."""
+
+    preset: str
+    deal: Deal = "three"
+    top_trump: TopTrump = "T20"
+    discard: DiscardRule = "classic"
+    fool_discard: FoolDiscard = "restricted"
+    first_lead: FirstLead = "after_dealer"
+    overtrump: bool = False
+    fool_last_trick: FoolLastTrick = "kept"
+    fool_forfeit: bool = False
+    ultimo: Ultimo = False
+
+    @cached_property
+    def players(self) -> int:
+        return DEALS[self.deal].players
+
+    @cached_property
+    def cards_each(self) -> int:
+        return DEALS[self.deal].cards_each
+
+    @cached_property
+    def talon(self) -> int:
+        """Cards the dealer takes up and discards."""
+        return DEALS[self.deal].talon
+
+    @cached_property
+    def pack(self) -> frozenset[int]:
+        return DEALS[self.deal].pack
+
+    @cached_property
     def tricks(self) -> int:
         """One trick per card in each hand."""
         return self.cards_each
+
+    @cached_property
+    def name(self) -> str:
+        """How messages name the rules: the preset, with the deal when it is not the preset's own
+        (``classic/four``)."""
+        if self.deal == PRESETS[self.preset].deal:
+            return self.preset
+        return f"{self.preset}/{self.deal}"
 
     @cached_property
     def pack_size(self) -> int:
@@ -99,21 +158,22 @@ class Ruleset:
         """The switch values, as RECORD.md writes them in JSON."""
         return {name: getattr(self, name) for name in SWITCH_VALUES}
 
-    def forbidden_discards(self, held: frozenset[int], kept: frozenset[int]) -> frozenset[int]:
-        """Cards the dealer may not discard, given all 28 held and the ones kept."""
+    def forbidden_discards(self, held: frozenset[int]) -> frozenset[int]:
+        """Cards the dealer may not discard, given all they hold after taking the talon (RULES.md:
+        "holds", never "keeps")."""
         forbidden = {c for c in held if RANK[c] == "K"} | {ANGEL_INDEX}
-        kept_trumps = any(SUIT[c] == 0 and c != BAGATTO_INDEX for c in kept)
+        other_trump = any(SUIT[c] == 0 and c != BAGATTO_INDEX for c in held)
         fool_restricted = self.fool_discard == "restricted"
         if self.discard == "classic":
             if fool_restricted:
                 forbidden.add(FOOL_INDEX)
-            if kept_trumps or FOOL_INDEX in kept:
+            if other_trump or FOOL_INDEX in held:  # a held Fool stops it even when it may be discarded
                 forbidden.add(BAGATTO_INDEX)
         elif self.discard == "rulesheet":
             forbidden.add(WORLD_INDEX)
             if fool_restricted:
                 forbidden.add(FOOL_INDEX)
-            if kept_trumps:
+            if other_trump:
                 forbidden.add(BAGATTO_INDEX)
         else:  # saari
             forbidden.add(BAGATTO_INDEX)
@@ -123,35 +183,26 @@ class Ruleset:
         return frozenset(forbidden & held)
 
 
-_CLASSIC = Ruleset(
-    preset="classic",
-    description="Common Piedmontese practice (Dummett, Gelli, the encyclopedias).",
-    players=3, cards_each=25, talon=3, pack=FULL_PACK,
-)
+_CLASSIC = Ruleset(preset="classic")
+_RULESHEET = replace(_CLASSIC, preset="rulesheet", top_trump="T21", discard="rulesheet", overtrump=True,
+                     fool_last_trick="captured")
 
 PRESETS: dict[str, Ruleset] = {
     "classic": _CLASSIC,
-    "rulesheet": replace(
-        _CLASSIC, preset="rulesheet",
-        description='The German/Italian rule sheet ("Spielanleitung" / "Come si gioca").',
-        top_trump="T21", discard="rulesheet", overtrump=True, fool_last_trick="captured",
-    ),
-    "saari": replace(
-        _CLASSIC, preset="saari",
-        description="The Finnish description (Saari 2008, after Dummett).",
-        discard="saari", first_lead="dealer", fool_forfeit=True,
-    ),
-    "four": replace(
-        _CLASSIC, preset="four",
-        description="The rule sheet's four-player variant: 19 cards each, a 2-card talon.",
-        players=4, cards_each=19, talon=2,
-    ),
-    "piccolo": replace(
-        _CLASSIC, preset="piccolo",
-        description="The rule sheet's short teaching game: 42 cards, 12 each, a 6-card talon.",
-        cards_each=12, talon=6, pack=PICCOLO_PACK,
-    ),
+    "rulesheet": _RULESHEET,
+    "saari": replace(_CLASSIC, preset="saari", discard="saari", first_lead="dealer", fool_forfeit=True),
+    # the rule sheet's variants: "die Regeln sind ansonsten identisch"
+    "four": replace(_RULESHEET, preset="four", deal="four"),
+    "piccolo": replace(_RULESHEET, preset="piccolo", deal="piccolo"),
 }
+"""RULES.md's Presets table."""
+
+LEGACY_PRESETS: dict[str, dict[str, Any]] = {
+    "four": {"preset": "four", **_CLASSIC.switches(), "deal": "four"},
+    "piccolo": {"preset": "piccolo", **_CLASSIC.switches(), "deal": "piccolo"},
+}
+"""What ``four`` and ``piccolo`` meant before they took the rule sheet's switches (issue 11):
+the classic switches with their deal, written out, for matches stored before the change."""
 
 
 def find_ruleset(spec: object = None, where: str = "ruleset") -> Ruleset:
@@ -184,11 +235,16 @@ def ruleset_spec(ruleset: Ruleset) -> str | dict[str, Any]:
     changed = {
         f.name: getattr(ruleset, f.name)
         for f in fields(Ruleset)
-        if f.name in SWITCH_VALUES and getattr(ruleset, f.name) != getattr(preset, f.name)
+        if f.name in SWITCH_VALUES and _differs(getattr(ruleset, f.name), getattr(preset, f.name))
     }
     if not changed:
         return ruleset.preset
     return {"preset": ruleset.preset, **changed}
+
+
+def _differs(a: object, b: object) -> bool:
+    """Switch values differ (``True`` is not ``"bagatto_or_fool"``, nor 1)."""
+    return type(a) is not type(b) or a != b
 
 
 def _preset(name: object, where: str) -> Ruleset:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, VALUE
 from .records import HandRecord, fraction_json
-from .validation import PileShape, Problem, Replay, Validation, pile_shape, validate
+from .validation import PileShape, Problem, Replay, Validation, fool_kept, pile_shape, validate
 
 ULTIMO_BONUS = 5
 
@@ -105,7 +105,7 @@ class HandResult:
         out["ruleset"] = given if given is not None else "classic"
         if self.counts is not None:
             out["deck_total"] = fraction_json(self.deck_total)
-            out["players"] = [_player_dict(c, self.record.ruleset.ultimo) for c in self.counts]
+            out["players"] = [_player_dict(c, bool(self.record.ruleset.ultimo)) for c in self.counts]
         out["problems"] = [p.to_dict() for p in self.problems]
         return out
 
@@ -158,11 +158,7 @@ def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[in
     fool_trick = None
     for trick in replay.tricks:
         pile = piles[trick.winner]
-        if trick.fool_seat is None:
-            pile.extend(trick.cards)
-            continue
-        last = trick.number == rules.tricks
-        if last and rules.fool_last_trick == "captured":
+        if trick.fool_seat is None or not fool_kept(trick.number, rules):
             pile.extend(trick.cards)
             continue
         pile.extend(c for c in trick.cards if c != FOOL_INDEX)
@@ -172,7 +168,8 @@ def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[in
     # a Fool's trick awarded to the Fool's own player (an audit's "what if") owes no exchange
     if fool_trick is not None and fool_trick.fool_seat is not None and fool_trick.fool_seat != fool_trick.winner:
         fool_seat, winner = fool_trick.fool_seat, fool_trick.winner
-        forfeit = rules.fool_forfeit and piles[fool_seat] == [FOOL_INDEX]
+        # saari: a player who wins no trick forfeits the Fool; the dealer's discards are no trick
+        forfeit = rules.fool_forfeit and all(t.winner != fool_seat for t in replay.tricks)
         if forfeit:
             piles[fool_seat].remove(FOOL_INDEX)
             piles[winner].append(FOOL_INDEX)
@@ -180,7 +177,9 @@ def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[in
     ultimo = None
     if rules.ultimo and replay.tricks:
         last_trick = replay.tricks[-1]
-        if BAGATTO_INDEX in last_trick.cards:
+        if BAGATTO_INDEX in last_trick.cards or (
+                rules.ultimo == "bagatto_or_fool" and FOOL_INDEX in piles[last_trick.winner]
+                and FOOL_INDEX in last_trick.cards):
             ultimo = players[last_trick.winner]
     return piles, exchange, ultimo
 

@@ -89,8 +89,7 @@ _NEVER_SAFE = frozenset({BAGATTO_INDEX, ANGEL_INDEX, WORLD_INDEX, FOOL_INDEX})
 
 def is_legal_discard(ruleset: Ruleset, held: Sequence[int], discard: Sequence[int]) -> bool:
     """Whether the dealer, holding ``held`` (talon included), may discard ``discard``."""
-    kept = frozenset(held) - frozenset(discard)
-    return not (ruleset.forbidden_discards(frozenset(held), kept) & frozenset(discard))
+    return not (ruleset.forbidden_discards(frozenset(held)) & frozenset(discard))
 
 
 def choose_discard(ruleset: Ruleset, held: Sequence[int], rng: random.Random) -> tuple[int, ...]:
@@ -275,16 +274,27 @@ def _piles(record: HandRecord) -> _Piles:
             piles[fool_seat].append(FOOL_INDEX)
         else:
             piles[trick.winner].extend(trick.cards)
-    forfeit = fool_seat is not None and rules.fool_forfeit and piles[fool_seat] == [FOOL_INDEX]
+    # saari: a player who wins no trick forfeits the Fool (the dealer's discards are no trick)
+    forfeit = (fool_seat is not None and rules.fool_forfeit
+               and all(trick.winner != fool_seat for trick in played))
     return _Piles(piles, fool_seat, owed_to, forfeit)
 
 
 def ultimo_winner(record: HandRecord) -> str | None:
-    """Under the ``ultimo`` switch, who won the last trick when it held the Bagatto."""
-    if not record.ruleset.ultimo or not record.tricks:
+    """Under the ``ultimo`` switch, who won the last trick when it held the Bagatto (or, with
+    ``"bagatto_or_fool"``, took the Fool: captured in the last trick, or forfeited there)."""
+    rules = record.ruleset
+    if not rules.ultimo or not record.tricks:
         return None
     last = _replay(record)[-1]
-    return record.players[last.winner] if BAGATTO_INDEX in last.cards else None
+    if BAGATTO_INDEX in last.cards:
+        return record.players[last.winner]
+    if rules.ultimo == "bagatto_or_fool" and FOOL_INDEX in last.cards:
+        shape = _piles(record)
+        taken = shape.fool_seat is None or (shape.forfeit and shape.owed_to == last.winner)
+        if taken:
+            return record.players[last.winner]
+    return None
 
 
 def captured_piles(record: HandRecord, *, exchanged: bool = False) -> dict[str, list[int]]:

@@ -23,7 +23,6 @@ from .rulesets import Ruleset
 
 ERROR = "error"
 VIOLATION = "violation"
-ERROR_CODES = ("duplicate_card", "card_count", "trick_count", "wrong_leader", "points_total", "pile_sizes")
 VIOLATION_CODES = ("illegal_discard", "revoke", "failed_to_trump", "failed_to_overtrump")
 
 
@@ -171,7 +170,7 @@ def _trick_shape(record: HandRecord, tricks: tuple[Any, ...], partial: bool) -> 
                                 count=len(tricks[bad[0] - 1].cards), players=n))
     if len(tricks) > rules.tricks or (not partial and len(tricks) != rules.tricks):
         problems.append(problem("trick_count", ERROR, "trick_count.tricks", count=len(tricks),
-                                preset=rules.preset, tricks=rules.tricks))
+                                preset=rules.name, tricks=rules.tricks))
     return problems
 
 
@@ -279,6 +278,12 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool,
     return Replay(tuple(played), tuple(discard), complete), None
 
 
+def fool_kept(number: int, rules: Ruleset) -> bool:
+    """Whether a Fool played to trick ``number`` stays with its player (RULES.md, "What happens to
+    the Fool"): always, except in the last trick under ``fool_last_trick: captured``."""
+    return not (number == rules.tricks and rules.fool_last_trick == "captured")
+
+
 def next_leader(record: HandRecord, replay: Replay) -> int:
     """Seat of the player to lead the next trick (after the last complete one)."""
     n = len(record.players)
@@ -298,9 +303,8 @@ def _discard_problems(record: HandRecord, replay: Replay) -> list[Problem]:
     if _EVER_FORBIDDEN.isdisjoint(replay.discard):
         return []
     dealer = record.players.index(record.dealer)
-    kept = frozenset(c for t in replay.tricks for c, s in zip(t.cards, t.seats, strict=True) if s == dealer)
-    held = kept | frozenset(replay.discard)
-    forbidden = record.ruleset.forbidden_discards(held, kept)
+    played = frozenset(c for t in replay.tricks for c, s in zip(t.cards, t.seats, strict=True) if s == dealer)
+    forbidden = record.ruleset.forbidden_discards(played | frozenset(replay.discard))
     return [
         problem("illegal_discard", VIOLATION, _discard_reason(c, record.ruleset), player=record.dealer, card=c)
         for c in replay.discard if c in forbidden
@@ -430,7 +434,8 @@ def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> P
     if fool_seat is not None and rest[fool_seat] == 1 and len(odd) == 2:
         other = odd[0] if odd[1] == fool_seat else odd[1]
         if rest[other] == n - 1:
-            alone = sizes[fool_seat] == 1 and fool_seat != dealer
+            # forfeited (saari) when the Fool's pile, less the dealer's discards, is the Fool alone
+            alone = sizes[fool_seat] - (rules.talon if fool_seat == dealer else 0) == 1
             return PileShape(fool_seat, other, rules.fool_forfeit and alone)
     shown = ", ".join(f"{p} {s}" for p, s in zip(record.players, sizes, strict=True))
     return problem("pile_sizes", ERROR, "pile_sizes.shape", sizes=shown, players=n)
@@ -443,7 +448,30 @@ def _check_captured(record: HandRecord) -> list[Problem]:
         return problems
     fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in piles[p]), None)
     shape = pile_shape(record, [len(piles[p]) for p in record.players], fool)
-    return [shape] if isinstance(shape, Problem) else []
+    if isinstance(shape, Problem):
+        return [shape]
+    return _ultimo_claim(record, piles, shape)
+
+
+def _ultimo_claim(record: HandRecord, piles: Mapping[str, tuple[int, ...]], shape: PileShape) -> list[Problem]:
+    """The ``ultimo`` winner a ``captured`` or ``honours`` record names must hold what the bonus
+    needs: the Bagatto, or with ``"bagatto_or_fool"`` the Bagatto or the Fool (a forfeited Fool
+    counting as its receiver's)."""
+    rules, name = record.ruleset, record.ultimo
+    if not rules.ultimo or name is None:
+        return []
+    pile = piles[name]
+    if BAGATTO_INDEX in pile:
+        return []
+    if rules.ultimo == "bagatto_or_fool":
+        seat = record.players.index(name)
+        if shape.forfeit:
+            if shape.owed_to == seat:
+                return []
+        elif FOOL_INDEX in pile:
+            return []
+        return [problem("ultimo_claim", ERROR, "ultimo_claim.bagatto_or_fool", player=name)]
+    return [problem("ultimo_claim", ERROR, "ultimo_claim.bagatto", player=name)]
 
 
 def _pack_once(record: HandRecord, cards: list[int], expected: tuple[int, ...] | None = None) -> list[Problem]:
@@ -485,7 +513,9 @@ def _check_honours(record: HandRecord) -> list[Problem]:
         return problems
     fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in honours[p]), None)
     shape = pile_shape(record, [sizes[p] for p in record.players], fool)
-    return [shape] if isinstance(shape, Problem) else []
+    if isinstance(shape, Problem):
+        return [shape]
+    return _ultimo_claim(record, honours, shape)
 
 
 def _check_points(record: HandRecord) -> list[Problem]:
@@ -494,4 +524,4 @@ def _check_points(record: HandRecord) -> list[Problem]:
     deck = record.ruleset.deck_total
     if total == deck:
         return []
-    return [problem("points_total", ERROR, "points_total", total=total, preset=record.ruleset.preset, deck=deck)]
+    return [problem("points_total", ERROR, "points_total", total=total, preset=record.ruleset.name, deck=deck)]
