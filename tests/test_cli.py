@@ -85,7 +85,45 @@ BAD = [
      "points.Anna: '1e99999999' is not a number of points (use e.g. 31 or \"58/3\")"),
     ("format.json", _changed(format="scarto-hand/9"),
      "format: 'scarto-hand/9' is not a format this reads (expected 'scarto-hand/1')"),
+    # issue 11: the revised RECORD.md
+    ("deal.json", _changed(ruleset={"deal": "five"}),
+     'ruleset.deal: "five" is not a value of deal (use "three", "four", "piccolo")'),
+    ("classic-four.json", {**POINTS, "ruleset": {"preset": "classic", "deal": "four"}},
+     "players: 3 players given; classic/four is played by 4"),
+    ("long-name.json", _changed(players=["Anna", "B" * 41, "Carla"]),
+     "players[1]: a name is at most 40 characters; this one has 41"),
+    ("trimmed-twice.json", _changed(players=["Anna", "Bruno", " Anna "]),
+     "players: 'Anna' is named twice; names must be unique"),
+    ("zero-width-twice.json", _changed(players=["Anna", "Bruno", "An\u200bna"]),
+     "players: 'Anna' is named twice; names must be unique"),
+    ("blank-name.json", _changed(players=["Anna", "\u200b ", "Carla"]),
+     "players[1]: a player name must be non-empty text"),
+    ("float-points.json", {**POINTS, "points": {"Anna": 31.0, "Bruno": 22, "Carla": 25}},
+     "points.Anna: 31.0 is not a number of points (use e.g. 31 or \"58/3\")"),
+    ("decimal-points.json", {**POINTS, "points": {"Anna": "19.5", "Bruno": 33.5, "Carla": 25}},
+     "points.Anna: '19.5' is not a number of points (use e.g. 31 or \"58/3\")"),
+    ("negative-size.json", {"players": POINTS["players"], "dealer": "Anna",
+                            "honours": {"Anna": [], "Bruno": [], "Carla": []},
+                            "sizes": {"Anna": -1, "Bruno": 40, "Carla": 39}},
+     "sizes.Anna: must be a whole number of cards, not -1"),
 ]
+
+
+def test_a_byte_order_mark_is_ignored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(POINTS).encode())
+    assert main(["score", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["deck_total"] == 78
+
+
+def test_names_are_read_trimmed_and_without_zero_width_characters_everywhere(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "names.json"
+    record = {**POINTS, "players": [" Anna", "Bru\u200bno ", "Carla"], "dealer": "Bruno\u200b",
+              "points": {"Anna ": 31, "Bruno": 22, " Carla": 25}}
+    path.write_text(json.dumps(record))
+    assert main(["score", "--json", str(path)]) == 0
+    assert [p["name"] for p in json.loads(capsys.readouterr().out)["players"]] == ["Anna", "Bruno", "Carla"]
 
 
 @pytest.mark.parametrize(("name", "content", "reason"), BAD, ids=[b[0] for b in BAD])

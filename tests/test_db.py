@@ -200,3 +200,64 @@ def test_an_old_database_keeps_its_links_through_migration_2(tmp_path: Path) -> 
     assert store.find_match(old, "view-token-of-an-old-match")[1] is False
     with pytest.raises(store.NotFound):
         store.find_match(old, "edit-token-of-an-old-matcH")
+
+
+def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_upgrade(tmp_path: Path) -> None:
+    """Issue 11: ``four`` took the rule sheet's switches. A match stored with it before the change (the
+    schema before that migration, rows as the old code wrote them) keeps the classic switches it was
+    played under, scores as before, and each hand's history says so."""
+    import json
+    import random
+    from dataclasses import replace
+
+    from scorer.engine.records import hand_to_dict
+    from scorer.engine.rulesets import PRESETS, find_ruleset
+    from scorer.engine.scoring import score_hand
+    from scorer.engine.simulation import NAMES, simulate_hand
+    from scorer.engine.standings import standings
+    from scorer.storage.db import MIGRATIONS, _m003_rules_kept_for_four_and_piccolo, connect, migrate
+
+    old_four = find_ruleset({"preset": "classic", "deal": "four"})  # the switches "four" had
+    rng = random.Random(11)
+    played = []
+    while len(played) < 4:  # hands the new ``four`` scores otherwise (XX against XXI, the Fool's last trick)
+        record = simulate_hand(old_four, rng, leaders=False)
+        if score_hand(replace(record, ruleset=PRESETS["four"])).scores() != score_hand(record).scores():
+            played.append(record)
+    before = [score_hand(record).scores() for record in played]
+
+    db = connect(tmp_path / "old.sqlite")
+    db.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    upgrade = MIGRATIONS.index(_m003_rules_kept_for_four_and_piccolo)
+    with db.atomic():
+        for number, migration in enumerate(MIGRATIONS[:upgrade], start=1):
+            migration(db)
+            db.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", [number])
+        settings = {"format": "scarto-match/1", "ruleset": "four", "players": list(NAMES[:4]),
+                    "first_dealer": "Anna", "settle": "per_point"}
+        db.execute("INSERT INTO matches (edit_token, view_token, edit_key, view_key, settings, created_at, "
+                   "updated_at) VALUES ('e-old', 'v-old', ?, ?, ?, 'x', 'x')",
+                   [database.token_key("e-old"), database.token_key("v-old"), json.dumps(settings)])
+        for position, record in enumerate(played, start=1):
+            hand = json.dumps(hand_to_dict(record, in_match=True))
+            db.execute("INSERT INTO hands (match_id, key, position, record, version, created_at, updated_at) "
+                       "VALUES (1, ?, ?, ?, 1, 'x', 'x')", [f"k{position}", position, hand])
+            db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) "
+                       "VALUES (?, 1, 'create', ?, 'x')", [position, hand])
+    assert migrate(db) == len(MIGRATIONS)
+
+    row, _ = store.find_match(db, "e-old")
+    assert row.settings["ruleset"] == {
+        "preset": "four", "top_trump": "T20", "discard": "classic", "fool_discard": "restricted",
+        "first_lead": "after_dealer", "overtrump": False, "fool_last_trick": "kept", "fool_forfeit": False,
+        "ultimo": False, "deal": "four"}
+    match = store.match_record(db, row)
+    assert match.ruleset == replace(old_four, preset="four")
+    assert [line.scores for line in standings(match).lines] == before
+    for hand in store.list_hands(db, row.id):
+        history = store.revisions(db, hand.id)
+        assert [r.action for r in history] == ["create", "rules_kept"]
+        assert history[1].record == history[0].record and hand.version == 2
+    assert migrate(db) == len(MIGRATIONS)  # applied once
+    assert len(store.revisions(db, 1)) == 2
+    db.conn.close()

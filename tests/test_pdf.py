@@ -220,3 +220,22 @@ def test_the_legend_explains_uncounted_and_struck_hands() -> None:
     assert "Struck through: recorded after the end of the match, not counted" in text
     plain = pdf_text(match_sheet_pdf(parse_match(points_match(5))))
     assert "could not be counted" not in plain and "Struck through" not in plain
+
+
+@pytest.mark.parametrize(("lang", "deal", "ultimo"), [
+    ("en", "four players: 19 cards each, a 2-card talon", "the Bagatto or the Fool taken in the last trick"),
+    ("it", "quattro giocatori: 19 carte a testa, un monte di 2 carte", "il Bagatto o il Matto preso nell'ultima presa"),
+    ("de", "vier Spieler: je 19 Karten, ein Talon von 2 Karten", "der Bagatto oder der Narr im letzten Stich genommen"),
+    ("fi", "neljä pelaajaa: 19 korttia kullekin, 2 kortin lisäpakka", "Bagatto tai narri otettu viimeisessä tikissä"),
+    ("es", "cuatro jugadores: 19 cartas cada uno, un talón de 2 cartas",
+     "el Bagatto o el Loco ganado en la última baza"),
+])
+def test_the_sheet_shows_the_deal_and_the_ultimo_choice(lang: str, deal: str, ultimo: str) -> None:
+    """Issue 11: the sheet names the deal and the Ultimo choice in the match's language."""
+    players = ("Anna", "Bruno", "Carla", "Dario")
+    data = {"format": "scarto-match/1", "title": "Quattro", "language": lang, "players": list(players),
+            "first_dealer": "Anna", "ruleset": {"preset": "classic", "deal": "four", "ultimo": "bagatto_or_fool"},
+            "hands": [{"dealer": "Anna", "points": {"Anna": 30, "Bruno": 20, "Carla": 18, "Dario": 10},
+                       "ultimo": "Bruno"}]}
+    flat = " ".join(pdf_text(match_sheet_pdf(parse_match(data))).split())
+    assert deal in flat and ultimo in flat

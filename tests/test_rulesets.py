@@ -13,7 +13,6 @@ from scorer.engine.cards import CODES, Card
 from scorer.engine.errors import ReadError, UnknownRuleset
 from scorer.engine.rulesets import (
     DEALS,
-    LEGACY_PRESETS,
     PRESET_DESCRIPTIONS,
     PRESETS,
     SWITCH_VALUES,
@@ -59,13 +58,6 @@ def test_a_deal_is_independent_of_the_reading(preset: str, deal: str) -> None:
     assert rules.base == {"three": 26, "four": Fraction(39, 2), "piccolo": 22}[deal]
     assert rules.name == (preset if deal == DEAL[preset] else f"{preset}/{deal}")
 
-
-def test_the_old_meaning_of_four_and_piccolo_is_kept_for_stored_matches() -> None:
-    four, piccolo = (find_ruleset(LEGACY_PRESETS[name]) for name in ("four", "piccolo"))
-    assert four.preset == "four" and four.deal == "four" and piccolo.deal == "piccolo"
-    for rules in (four, piccolo):
-        assert {k: v for k, v in rules.switches().items() if k != "deal"} == {
-            k: v for k, v in PRESETS["classic"].switches().items() if k != "deal"}
 
 def test_deck_totals() -> None:
     assert {name: r.deck_total for name, r in PRESETS.items()} == {

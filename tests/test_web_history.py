@@ -310,3 +310,28 @@ def test_changes_need_the_csrf_token(app: Flask, client: FlaskClient, seeded: tu
     assert response.status_code == 400
     assert "The form expired or was sent from elsewhere." in text(response)
     assert hand(app, edit, keys[0]).deleted_at is None
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "the rules this match was recorded under written out"),
+    ("it", "le regole con cui è stata registrata questa partita"),
+    ("de", "die Regeln, unter denen dieses Spiel aufgezeichnet wurde"),
+    ("fi", "säännöt, joilla tämä ottelu kirjattiin"),
+    ("es", "las reglas con las que se registró esta partida"),
+])
+def test_the_history_says_when_a_four_match_kept_its_old_rules(app: Flask, client: FlaskClient, lang: str,
+                                                                words: str) -> None:
+    """Issue 11: the upgrade that writes out an old ``four`` match's switches shows in each hand's history."""
+    from scorer.storage.db import _m003_rules_kept_for_four_and_piccolo
+
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    created = client.post("/api/matches", json={
+        "format": "scarto-match/1", "ruleset": "four", "players": names, "first_dealer": "Anna",
+        "hands": [{"dealer": "Anna", "points": {"Anna": 30, "Bruno": 20, "Carla": 18, "Dario": 10}}]})
+    edit = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    with app.app_context():
+        db = get_db()
+        with db.atomic():
+            _m003_rules_kept_for_four_and_piccolo(db)  # as if the match had been stored before the change
+    page = text(client.get(f"/m/{edit}/hands/{hand_keys(app, edit)[0]}/history?lang={lang}"))
+    assert words in page

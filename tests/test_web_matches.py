@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
+import pytest
 from flask.testing import FlaskClient
 
 from scorer.engine.records import parse_match
@@ -111,3 +114,76 @@ def test_a_first_dealer_beyond_the_seats_is_refused(client: FlaskClient) -> None
                                        "first_dealer": "4", "end_kind": "hands", "settle": "per_point"})
     assert response.status_code == 400
     assert "Tick who deals first." in response.get_data(as_text=True)
+
+
+# --- the deal beside the preset, the Ultimo choice (issue 11) ------------------------------------
+
+DEAL_WORDS = {  # the four-player deal, as the new-match page and the match page name it
+    "en": "four players: 19 cards each, a 2-card talon",
+    "it": "quattro giocatori: 19 carte a testa, un monte di 2 carte",
+    "de": "vier Spieler: je 19 Karten, ein Talon von 2 Karten",
+    "fi": "neljä pelaajaa: 19 korttia kullekin, 2 kortin lisäpakka",
+    "es": "cuatro jugadores: 19 cartas cada uno, un talón de 2 cartas",
+}
+ULTIMO_WORDS = {
+    "en": "the Bagatto or the Fool taken in the last trick",
+    "it": "il Bagatto o il Matto preso nell'ultima presa",
+    "de": "der Bagatto oder der Narr im letzten Stich genommen",
+    "fi": "Bagatto tai narri otettu viimeisessä tikissä",
+    "es": "el Bagatto o el Loco ganado en la última baza",
+}
+
+
+def test_a_classic_table_of_four_picks_its_reading_then_four_players(client: FlaskClient) -> None:
+    token = start_match(client, ("Anna", "Bruno", "Carla", "Dario"), preset="classic", deal="four")
+    data = json.loads(client.get(f"/m/{token}/export.json").data)
+    assert data["ruleset"] == {"preset": "classic", "deal": "four"}
+    assert data["players"] == ["Anna", "Bruno", "Carla", "Dario"] and data["end"] == {"hands": 4}
+    rules = parse_match(data).ruleset
+    assert (rules.players, rules.top_trump, rules.fool_last_trick) == (4, "T20", "kept")
+
+
+def test_the_deal_as_the_preset_says_is_not_written(client: FlaskClient) -> None:
+    token = start_match(client, ("Anna", "Bruno", "Carla", "Dario"), preset="four", deal="four")
+    assert json.loads(client.get(f"/m/{token}/export.json").data)["ruleset"] == "four"
+    token = start_match(client, preset="four", deal="three")  # the sheet's reading, three-handed
+    assert json.loads(client.get(f"/m/{token}/export.json").data)["ruleset"] == {"preset": "four", "deal": "three"}
+
+
+def test_a_deal_of_four_needs_four_names_whatever_the_preset(client: FlaskClient) -> None:
+    response = submit(client, "/new", {"preset": "saari", "deal": "four", "player_1": "A", "player_2": "B",
+                                       "player_3": "C", "first_dealer": "1", "end_kind": "hands",
+                                       "settle": "per_point"})
+    assert response.status_code == 400
+    assert "Enter the names of all 4 players" in response.get_data(as_text=True)
+
+
+def test_an_unknown_deal_is_refused(client: FlaskClient) -> None:
+    response = submit(client, "/new", {"preset": "classic", "deal": "five", "player_1": "A", "player_2": "B",
+                                       "player_3": "C", "first_dealer": "1", "end_kind": "hands",
+                                       "settle": "per_point"})
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("lang", list(DEAL_WORDS))
+def test_the_new_match_page_offers_the_deal_and_its_table_has_a_deal_row(client: FlaskClient, lang: str) -> None:
+    page = client.get(f"/new?lang={lang}").get_data(as_text=True)
+    for value in ("three", "four", "piccolo"):
+        assert f'name="deal" type="radio" value="{value}"' in page or f'value="{value}" name="deal"' in page \
+            or re.search(rf'<input[^>]*name="deal"[^>]*value="{value}"', page), value
+    assert DEAL_WORDS[lang] in page
+    table = page[page.index('<table class="switches">'):page.index("</table>")]
+    first_row = re.search(r"<tbody><tr><th>([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>", table)
+    assert first_row is not None
+    cells = re.findall(r"<td>([^<]*)</td>", first_row.group(2))
+    assert len(cells) == 5 and cells[3] == DEAL_WORDS[lang]  # the presets' order: classic ... four, piccolo
+    assert cells[0] == cells[1] == cells[2] != cells[4]
+
+
+@pytest.mark.parametrize("lang", list(DEAL_WORDS))
+def test_the_match_page_shows_the_deal_and_the_ultimo_choice(client: FlaskClient, lang: str) -> None:
+    token = start_match(client, ("Anna", "Bruno", "Carla", "Dario"), preset="classic", deal="four",
+                        ultimo="bagatto_or_fool", language=lang)
+    page = html.unescape(client.get(f"/m/{token}/?lang={lang}").get_data(as_text=True))
+    assert DEAL_WORDS[lang] in page
+    assert ULTIMO_WORDS[lang] in page

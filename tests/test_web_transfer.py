@@ -80,7 +80,7 @@ def _shown(response) -> str:  # type: ignore[no-untyped-def]
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": "classik", "hands": []}',
      'ruleset: "classik" non è una variante predefinita (varianti: classic, rulesheet, saari, four, piccolo)'),
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": {"ultimo": "yes"}, "hands": []}',
-     'ruleset.ultimo: "yes" non è un valore di ultimo (usa true, false)'),
+     'ruleset.ultimo: "yes" non è un valore di ultimo (usa false, true, "bagatto_or_fool")'),
 ])
 def test_an_italian_page_says_what_is_wrong_with_a_file_in_italian(client: FlaskClient, content: bytes,
                                                                      message: str) -> None:

@@ -197,12 +197,6 @@ PRESETS: dict[str, Ruleset] = {
 }
 """RULES.md's Presets table."""
 
-LEGACY_PRESETS: dict[str, dict[str, Any]] = {
-    "four": {"preset": "four", **_CLASSIC.switches(), "deal": "four"},
-    "piccolo": {"preset": "piccolo", **_CLASSIC.switches(), "deal": "piccolo"},
-}
-"""What ``four`` and ``piccolo`` meant before they took the rule sheet's switches (issue 11):
-the classic switches with their deal, written out, for matches stored before the change."""
 
 
 def find_ruleset(spec: object = None, where: str = "ruleset") -> Ruleset:

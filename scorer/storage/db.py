@@ -10,8 +10,10 @@ instead of failing on a lock upgrade.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
@@ -76,7 +78,42 @@ def _m002_token_keys(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX idx_matches_view_key ON matches (view_key)")
 
 
-MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys]
+OLD_VARIANT_SWITCHES = {
+    "top_trump": "T20", "discard": "classic", "fool_discard": "restricted", "first_lead": "after_dealer",
+    "overtrump": False, "fool_last_trick": "kept", "fool_forfeit": False, "ultimo": False,
+}
+"""What the presets ``four`` and ``piccolo`` meant before issue 11: the classic switches (they then
+took the rule sheet's). Written out here, not read from the engine, so this migration never changes."""
+
+RULES_KEPT = "rules_kept"
+"""The revision action that tells, in a hand's history, that its match's rules were written out."""
+
+
+def _m003_rules_kept_for_four_and_piccolo(db: sqlite_utils.Database) -> None:
+    """Matches stored with preset ``four`` or ``piccolo`` keep the rules they were recorded under.
+
+    Their ruleset becomes an object with every old switch written out (and the deal), over any
+    switch the match already changed; each of their hands gets a revision saying so (same record).
+    """
+    stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    for match_id, text in db.execute("SELECT id, settings FROM matches").fetchall():
+        settings = json.loads(text)
+        given = settings.get("ruleset", "classic")
+        preset = given if isinstance(given, str) else given.get("preset") if isinstance(given, dict) else None
+        if preset not in ("four", "piccolo") or (isinstance(given, dict) and "deal" in given):
+            continue
+        changed = {k: v for k, v in given.items() if k != "preset"} if isinstance(given, dict) else {}
+        settings["ruleset"] = {"preset": preset, **OLD_VARIANT_SWITCHES, "deal": preset, **changed}
+        db.execute("UPDATE matches SET settings = ?, updated_at = ? WHERE id = ?",
+                   [json.dumps(settings, ensure_ascii=False), stamp, match_id])
+        for hand_id, version, record in db.execute(
+                "SELECT id, version, record FROM hands WHERE match_id = ?", [match_id]).fetchall():
+            db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) VALUES (?, ?, ?, ?, ?)",
+                       [hand_id, version + 1, RULES_KEPT, record, stamp])
+            db.execute("UPDATE hands SET version = ?, updated_at = ? WHERE id = ?", [version + 1, stamp, hand_id])
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -11,8 +12,8 @@ from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringF
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
 from ..engine.records import MATCH_FORMAT
-from ..engine.rulesets import PRESETS, SWITCH_VALUES
-from .labels import SETTLE_LABELS, SWITCH_LABELS, value_label
+from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
+from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, value_label
 
 AS_PRESET = ""
 MAX_PLAYERS = 4
@@ -48,10 +49,17 @@ class MatchForm(FlaskForm):
         choices=choices((name, name) for name in PRESETS),
         default="classic",
     )
+    deal = RadioField(
+        SWITCH_LABELS["deal"],
+        choices=choices([(AS_PRESET, _l("as the preset says")),
+                         *((value, value_label("deal", value)) for value in SWITCH_VALUES["deal"])]),
+        default=AS_PRESET,
+    )
+    """Beside the preset: any reading of the rules played three- or four-handed or as Piccolo."""
     player_1 = StringField(_l("Player 1"), validators=[Optional(), Length(max=40)])
     player_2 = StringField(_l("Player 2"), validators=[Optional(), Length(max=40)])
     player_3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=40)])
-    player_4 = StringField(_l("Player 4 (four-player rules only)"), validators=[Optional(), Length(max=40)])
+    player_4 = StringField(_l("Player 4 (four-player deal only)"), validators=[Optional(), Length(max=40)])
     first_dealer = RadioField(
         _l("First dealer"),
         choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),
@@ -96,7 +104,14 @@ class MatchForm(FlaskForm):
         return [self.player_1, self.player_2, self.player_3, self.player_4]
 
     def switch_fields(self) -> list[Any]:
-        return [getattr(self, name) for name in SWITCH_VALUES]
+        """The house-rule switches; the deal is chosen beside the preset."""
+        return [getattr(self, name) for name in SWITCH_ORDER if name != "deal"]
+
+    def ruleset(self) -> Ruleset:
+        """The preset with the chosen deal, which says how many players there are."""
+        preset = PRESETS.get(self.preset.data or "classic", PRESETS["classic"])
+        deal = self.deal.data if self.deal.data in SWITCH_VALUES["deal"] else preset.deal
+        return replace(preset, deal=deal)
 
     def validate_stake(self, field: Any) -> None:
         if not field.data:
@@ -111,7 +126,7 @@ class MatchForm(FlaskForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """The fields, then the players as a whole (a field validator would skip an empty name)."""
         valid = super().validate(extra_validators)
-        ruleset = PRESETS.get(self.preset.data or "classic", PRESETS["classic"])
+        ruleset = self.ruleset()
         names = [(f.data or "").strip() for f in self.player_fields()[: ruleset.players]]
         problem = None
         if not all(names):
@@ -133,13 +148,13 @@ class MatchForm(FlaskForm):
         ``draw`` picks the first dealer when the table asks the app to draw for it.
         """
         preset = self.preset.data or "classic"
-        ruleset = PRESETS[preset]
+        ruleset = self.ruleset()
         players = [(f.data or "").strip() for f in self.player_fields()[: ruleset.players]]
         switches = {
             name: _switch_value(name, getattr(self, name).data)
             for name in SWITCH_VALUES
             if getattr(self, name).data not in (None, AS_PRESET)
-            and _switch_value(name, getattr(self, name).data) != getattr(ruleset, name)
+            and repr(_switch_value(name, getattr(self, name).data)) != repr(getattr(PRESETS[preset], name))
         }
         dealer_choice = self.first_dealer.data or "1"
         if dealer_choice == "draw":

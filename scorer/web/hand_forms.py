@@ -136,6 +136,8 @@ class HandForm(FlaskForm):
         self.rules = rules
         self.dealer.choices = [(p, p) for p in players]
         self.ultimo.choices = [("", _l("nobody"))] + [(p, p) for p in players]
+        if rules.ultimo == "bagatto_or_fool":
+            self.ultimo.label.text = _l("Last trick won with the Bagatto or the Fool by")
 
     def seats(self) -> range:
         return range(len(self.players))
@@ -166,6 +168,9 @@ class HandForm(FlaskForm):
         ultimo = (self.ultimo.data or "").strip()
         if self.rules.ultimo and self.form_name != "live" and ultimo:
             if ultimo not in self.players:
+                if self.rules.ultimo == "bagatto_or_fool":
+                    raise EntryError("ultimo", _("Choose who won the last trick with the Bagatto or the Fool, "
+                                                 "or nobody."))
                 raise EntryError("ultimo", _("Choose who won the last trick with the Bagatto, or nobody."))
             data["ultimo"] = ultimo
         notes = (self.notes.data or "").strip()

@@ -10,19 +10,15 @@ from typing import Any
 from flask import g, has_app_context
 from flask_babel import lazy_gettext as _l
 
+from ..engine import rulesets
 from ..engine.cardnames import SUITS, full_name, short_name
 from ..engine.errors import ScartoError
 from ..engine.messages import render, render_read
 from ..engine.records import fraction_text
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 
-PRESET_DESCRIPTIONS = {
-    "classic": _l("Common Piedmontese practice (Dummett, Gelli, the encyclopedias)."),
-    "rulesheet": _l("The German/Italian rule sheet that comes with the pack."),
-    "saari": _l("The Finnish description (Saari 2008, after Dummett)."),
-    "four": _l("Four players: 19 cards each, a 2-card talon."),
-    "piccolo": _l("Short teaching game: 42 cards, 12 each, a 6-card talon."),
-}
+PRESET_DESCRIPTIONS = {name: _l(text) for name, text in rulesets.PRESET_DESCRIPTIONS.items()}
+"""Each preset's one line, RULES.md's words as the engine keeps them, in the page's language."""
 
 PRESET_NAMES = {
     "classic": _l("classic"),
@@ -41,8 +37,12 @@ SWITCH_LABELS = {
     "overtrump": _l("Must overtrump"),
     "fool_last_trick": _l("Fool in the last trick"),
     "fool_forfeit": _l("Fool forfeited by a player with no tricks"),
-    "ultimo": _l("Bonus for the Bagatto in the last trick"),
+    "ultimo": _l("Bonus for the last trick (ultimo)"),
+    "deal": _l("Deal"),
 }
+
+SWITCH_ORDER = ("deal", *(name for name in SWITCH_VALUES if name != "deal"))
+"""The switches as the pages list them: the deal first, as RULES.md's Presets table has it."""
 
 VALUE_LABELS: dict[tuple[str, Any], Any] = {
     ("top_trump", "T20"): _l("XX, the Angel"),
@@ -56,6 +56,11 @@ VALUE_LABELS: dict[tuple[str, Any], Any] = {
     ("first_lead", "dealer"): _l("the dealer"),
     ("fool_last_trick", "kept"): _l("kept by its player"),
     ("fool_last_trick", "captured"): _l("captured by the winner"),
+    ("ultimo", True): _l("the Bagatto in the last trick"),
+    ("ultimo", "bagatto_or_fool"): _l("the Bagatto or the Fool taken in the last trick"),
+    ("deal", "three"): _l("three players: 25 cards each, a 3-card talon"),
+    ("deal", "four"): _l("four players: 19 cards each, a 2-card talon"),
+    ("deal", "piccolo"): _l("piccolo: three players, 42 cards, 12 each, a 6-card talon"),
 }
 
 PROBLEM_LABELS = {
@@ -65,6 +70,7 @@ PROBLEM_LABELS = {
     "wrong_leader": _l("Wrong leader"),
     "points_total": _l("Points do not add up"),
     "pile_sizes": _l("Impossible pile sizes"),
+    "ultimo_claim": _l("Last-trick bonus not possible"),
     "illegal_discard": _l("Forbidden discard"),
     "revoke": _l("Revoke"),
     "failed_to_trump": _l("Failed to trump"),
@@ -79,9 +85,12 @@ SETTLE_LABELS = {
 
 def value_label(switch: str, value: Any) -> Any:
     """The words for one switch value ("on"/"off" for the yes/no switches)."""
+    named = VALUE_LABELS.get((switch, value))  # ultimo's values have words of their own
+    if named is not None:
+        return named
     if isinstance(value, bool):
         return _l("on") if value else _l("off")
-    return VALUE_LABELS.get((switch, value), value)
+    return value
 
 
 def switch_rows(ruleset: Ruleset) -> list[tuple[Any, Any, bool]]:
@@ -89,19 +98,21 @@ def switch_rows(ruleset: Ruleset) -> list[tuple[Any, Any, bool]]:
     preset = PRESETS[ruleset.preset]
     return [
         (SWITCH_LABELS[name], value_label(name, getattr(ruleset, name)),
-         getattr(ruleset, name) != getattr(preset, name))
-        for name in SWITCH_VALUES
+         repr(getattr(ruleset, name)) != repr(getattr(preset, name)))
+        for name in SWITCH_ORDER
     ]
 
 
 def preset_table() -> list[tuple[Any, list[Any]]]:
-    """The full switch table of every preset, one row a switch (RULES.md's Presets table)."""
+    """The full switch table of every preset, one row a switch (RULES.md's Presets table), the deal
+    first and what it means after it."""
     rows: list[tuple[Any, list[Any]]] = [
+        (SWITCH_LABELS["deal"], [value_label("deal", r.deal) for r in PRESETS.values()]),
         (_l("Players / cards each / talon"),
          [f"{r.players} / {r.cards_each} / {r.talon}" for r in PRESETS.values()]),
         (_l("Cards in the pack"), [str(r.pack_size) for r in PRESETS.values()]),
     ]
-    for name in SWITCH_VALUES:
+    for name in SWITCH_ORDER[1:]:
         rows.append((SWITCH_LABELS[name], [value_label(name, getattr(r, name)) for r in PRESETS.values()]))
     return rows
 
