@@ -54,7 +54,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.results import replace_section  # noqa: E402
 from scorer.engine.cards import CODES  # noqa: E402
-from scorer.engine.records import HandRecord, fraction_text  # noqa: E402
+from scorer.engine.numbers import fraction_text  # noqa: E402
+from scorer.engine.records import HandRecord  # noqa: E402
 from scorer.engine.rulesets import PRESETS, Ruleset  # noqa: E402
 from scorer.engine.simulation import NAMES, captured_form, card_points, honours_form, simulate_hand  # noqa: E402
 from tests.serverutil import Answer, Client, Server, csrf_token, hidden  # noqa: E402

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .engine.errors import ScartoError
-from .engine.records import fraction_text as show
+from .engine.numbers import fraction_text as show
 from .engine.records import loads, parse_hand, parse_match
 from .engine.scoring import HandResult, score_hand
 from .engine.standings import Standings, standings

@@ -6,7 +6,8 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from scorer.engine.records import fraction_text, parse_match
+from scorer.engine.numbers import fraction_text
+from scorer.engine.records import parse_match
 from scorer.engine.standings import standings
 from scorer.sheets.ledger import BREACH_MARK, DEALER_MARK, SEPARATOR, Ledger, _width, ledger
 from tests.matchutil import points_match

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from scorer.engine.cards import CODES, card_name
 from scorer.engine.errors import ReadError
 from scorer.engine.messages import KINDS, READ_TEMPLATES, TEMPLATES, render, render_read
 from scorer.engine.records import loads, parse_hand
@@ -19,7 +20,8 @@ def test_every_fixture_problem_is_told_from_its_template() -> None:
     for path in FIXTURES.glob("*.json"):
         for problem in score_hand(parse_hand(loads(path.read_bytes()))).problems:
             assert problem.key in TEMPLATES
-            assert problem.message == render(problem.key, problem.params)
+            assert problem.message == render(problem.key, problem.params, name_card=card_name,
+                                             card_code=CODES.__getitem__)
             keys.add(problem.key)
     assert {"revoke.trump", "failed_to_trump", "failed_to_overtrump", "illegal_discard.king",
             "wrong_leader.first", "points_total", "pile_sizes.shape", "duplicate_card", "ultimo_claim.bagatto",
@@ -39,7 +41,7 @@ def test_a_translation_fills_in_names_in_its_own_language() -> None:
     sentence = render("revoke.suit", {"trick": 4, "player": "Carla", "card": 50, "proof_card": 22,
                                       "proof_trick": 5, "suit": 1},
                       translate=lambda t: t.replace("Trick", "Presa"), name_card=lambda c: f"<{c}>",
-                      name_suit=lambda s: "Coppe")
+                      card_code=CODES.__getitem__, name_suit=lambda s: "Coppe")
     assert sentence.startswith("Presa 4: Carla played <50> to a Coppe lead")
     assert "(Carla plays <22> in trick 5)" in sentence
 
@@ -47,7 +49,7 @@ def test_a_translation_fills_in_names_in_its_own_language() -> None:
 def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
     """No sentence written out in place: the reading modules raise only ``ReadError.of`` (or a subclass's)."""
     used = set()
-    for name in ("records.py", "cards.py", "rulesets.py"):
+    for name in ("records.py", "cards.py", "rulesets.py", "numbers.py"):
         source = (SCORER / name).read_text()
         assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
         used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))
@@ -77,3 +79,18 @@ def test_a_translation_names_the_kind_of_value_in_its_own_language() -> None:
     assert render_read("record.not_object", {"kind": "list"}, translate=lambda t: words.get(t, t)) == \
         "deve essere un oggetto JSON, non una lista"
     assert render_read("record.not_object", {"kind": "tuple"}) == "must be a JSON object, not tuple"
+
+
+def test_the_engine_imports_without_a_cycle() -> None:
+    """Issue 10: cards -> errors -> messages, and messages imports nothing of the engine: each module
+    imports alone in a fresh interpreter, and no engine module defers an import into a function."""
+    import subprocess
+    import sys
+
+    for path in sorted(SCORER.glob("*.py")):
+        source = path.read_text()
+        assert not re.search(r"\n[ \t]+(?:from \.|import scorer)", source), path.name
+        module = f"scorer.engine.{path.stem}"
+        run = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False)
+        assert run.returncode == 0, (module, run.stderr)
+    assert "from ." not in (SCORER / "messages.py").read_text()

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from scorer.engine.records import fraction_text, parse_match
+from scorer.engine.numbers import fraction_text
+from scorer.engine.records import parse_match
 from scorer.engine.standings import standings
 from scorer.sheets.pdf import match_sheet_pdf
 from tests.matchutil import points_match

@@ -14,14 +14,13 @@ import pytest
 
 from scorer.engine.errors import ReadError
 from scorer.engine.messages import READ_TEMPLATES, render_read
+from scorer.engine.numbers import fraction_json, fraction_text
 from scorer.engine.records import (
     HandRecord,
     MatchRecord,
     Stake,
     Trick,
     dumps,
-    fraction_json,
-    fraction_text,
     hand_to_dict,
     loads,
     match_to_dict,
@@ -403,7 +402,7 @@ def test_hand_records_are_values() -> None:
 @pytest.mark.parametrize(("text", "value"), [(" 58/3 ", Fraction(58, 3)), ("58 / 3", Fraction(58, 3)),
                                              ("0", Fraction(0))])
 def test_points_text_integers_and_fractions(text: str, value: Fraction) -> None:
-    from scorer.engine.records import parse_points
+    from scorer.engine.numbers import parse_points
     assert parse_points(text, "points.Anna") == value
 
 
@@ -411,6 +410,6 @@ def test_points_text_integers_and_fractions(text: str, value: Fraction) -> None:
 def test_points_text_other_than_an_integer_or_a_fraction_is_refused(text: str) -> None:
     """RECORD.md: "strings holding an integer or a fraction"; the forms read the friendlier ways of writing."""
     from scorer.engine.errors import ReadError
-    from scorer.engine.records import parse_points
+    from scorer.engine.numbers import parse_points
     with pytest.raises(ReadError, match="is not a number of points"):
         parse_points(text, "points.Anna")

@@ -40,7 +40,7 @@ def _stored_scores(client: FlaskClient, token: str, number: int) -> dict[str, An
     data = export(client, token)
     hand = {"format": "scarto-hand/1", "ruleset": data["ruleset"], "players": data["players"],
             **data["hands"][number - 1]}
-    from scorer.engine.records import fraction_json
+    from scorer.engine.numbers import fraction_json
 
     return {p: fraction_json(s) for p, s in score_hand(parse_hand(hand)).scores().items()}
 
@@ -651,7 +651,7 @@ def test_live_four_players(client: FlaskClient) -> None:
     assert state["complete"] and state["can_save"] and len(state["discard"]) == 2
     from fractions import Fraction
 
-    from scorer.engine.records import fraction_text
+    from scorer.engine.numbers import fraction_text
 
     assert {s["name"]: s["score"] for s in state["scores"]} == {  # shown as players write them: 19½, -6⅓
         p["name"]: fraction_text(Fraction(p["score"])) for p in expected("four-valid-1")["players"]}

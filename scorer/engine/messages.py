@@ -1,5 +1,7 @@
 """The sentences problems and read errors are told in, one template per kind, with named parameters.
 
+This module imports nothing of the engine (errors and validation import it), so the
+reading of cards, which raises errors told from these templates, makes no import cycle.
 The core writes them in English; the web layer looks the same template up in its
 translation catalogue (``N_`` marks the strings for extraction) and fills in card
 and suit names in the page's language and pack. One table, so the English file
@@ -11,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
-
-from .cards import CODES, card_name
 
 
 def N_(text: str) -> str:
@@ -153,20 +153,23 @@ SUIT_PARAMS = ("suit",)
 ENGLISH_SUITS = {0: "trumps", 1: "Cups", 2: "Coins", 3: "Batons", 4: "Swords"}
 
 
-def _fraction(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
 def render(
     key: str,
     params: Mapping[str, Any],
     *,
+    name_card: Callable[[int], str],
+    card_code: Callable[[int], str],
     translate: Callable[[str], str] = N_,
-    name_card: Callable[[int], str] = card_name,
     name_suit: Callable[[int], str] = ENGLISH_SUITS.__getitem__,
-    show_number: Callable[[Fraction], str] = _fraction,
+    show_number: Callable[[Fraction], str] = str,
 ) -> str:
-    """A problem's sentence: the template (translated) filled with the parameters (named)."""
+    """A problem's sentence: the template (translated) filled with the parameters (named).
+
+    Cards come as indices: ``name_card`` names one in the reader's language and pack,
+    ``card_code`` gives its code (the engine's English sentences pass
+    ``cards.card_name`` and the codes). Numbers are shown by ``show_number`` (``str``
+    writes a fraction as a file does, ``58/3``).
+    """
     values: dict[str, Any] = {}
     for name, value in params.items():
         if name in CARD_PARAMS and isinstance(value, int):
@@ -174,7 +177,7 @@ def render(
             if name == "card":
                 named = name_card(value)
                 values["Card"] = named[:1].upper() + named[1:]
-                values["code"] = CODES[value]
+                values["code"] = card_code(value)
         elif name in SUIT_PARAMS and isinstance(value, int):
             values[name] = name_suit(value)
         elif isinstance(value, Fraction):

@@ -9,7 +9,6 @@ not its business: that is :mod:`scorer.engine.validation`'s.
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -18,6 +17,7 @@ from typing import Any
 
 from .cards import CODES, parse_index
 from .errors import ReadError
+from .numbers import fraction_json, parse_points
 from .rulesets import Ruleset, find_ruleset, ruleset_spec
 
 HAND_FORMAT = "scarto-hand/1"
@@ -366,35 +366,6 @@ def _sizes(value: object, players: tuple[str, ...], where: str) -> dict[str, int
     return sizes
 
 
-_POINTS_TEXT = re.compile(r"[+-]?[0-9]{1,12}(?:/[0-9]{1,12})?")
-"""An integer or a fraction, as RECORD.md has them; no decimals or exponents (1e999999999)."""
-
-
-def _points_text(text: str) -> Fraction:
-    """ "31" or "58/3" (spaces allowed around the slash); ValueError for anything else.
-
-    The app's forms read what people type (19½, 19 1/2, 19,5) and store the
-    fraction; a file holds only what RECORD.md allows.
-    """
-    compact = re.sub(r"\s*/\s*", "/", text.strip())  # " 58 / 3 " reads as 58/3
-    if not _POINTS_TEXT.fullmatch(compact):
-        raise ValueError(text)
-    return Fraction(compact)
-
-
-def parse_points(value: object, where: str) -> Fraction:
-    """Counted card points: an integer, or a string holding one or a fraction ("58/3")."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ReadError.of("points.not_a_number", where, value=json.dumps(value))
-    try:
-        points = _points_text(value) if isinstance(value, str) else Fraction(value)
-    except (ValueError, ZeroDivisionError) as exc:
-        raise ReadError.of("points.not_a_number", where, value=repr(value)) from exc
-    if points < 0:
-        raise ReadError.of("points.negative", where, value=str(value))
-    return points
-
-
 def _points(value: object, players: tuple[str, ...], where: str) -> dict[str, Fraction]:
     raw = _player_map(value, players, where)
     return {p: parse_points(v, f"{where}.{p}") for p, v in raw.items()}
@@ -467,26 +438,6 @@ def _kind(value: object) -> str:
 
 
 # --- writing -------------------------------------------------------------------
-
-
-def fraction_json(value: Fraction) -> int | str:
-    """An exact number as RECORD.md writes it: an integer, or a reduced "p/q" string."""
-    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
-_GLYPHS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾", (1, 6): "⅙", (5, 6): "⅚"}
-
-
-def fraction_text(value: Fraction) -> str:
-    """A number as players write it on the sheet: 19, 19½, -3⅓, 7 2/9."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    sign = "-" if value < 0 else ""
-    whole, rest = divmod(abs(value.numerator), value.denominator)
-    glyph = _GLYPHS.get((rest, value.denominator))
-    if glyph:
-        return f"{sign}{whole or ''}{glyph}"
-    return f"{sign}{whole} {rest}/{value.denominator}" if whole else f"{sign}{rest}/{value.denominator}"
 
 
 def hand_to_dict(record: HandRecord, *, in_match: bool = False) -> dict[str, Any]:

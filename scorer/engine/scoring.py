@@ -13,7 +13,8 @@ from fractions import Fraction
 from typing import Any
 
 from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, VALUE
-from .records import HandRecord, fraction_json
+from .numbers import fraction_json
+from .records import HandRecord
 from .validation import PileShape, Problem, Replay, Validation, fool_kept, pile_shape, validate
 
 ULTIMO_BONUS = 5

@@ -8,7 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from .records import fraction_json
+from .numbers import fraction_json
 
 CENT = Decimal("0.01")
 

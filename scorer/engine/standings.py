@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .records import MatchRecord, fraction_json
+from .numbers import fraction_json
+from .records import MatchRecord
 from .scoring import HandResult, score_hand
 from .settlement import Transfer, settle
 

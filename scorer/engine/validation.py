@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX, card_name
 from .messages import render
 from .records import HandRecord
 from .rulesets import Ruleset
@@ -63,8 +63,8 @@ def problem(code: str, severity: str, key: str, *, trick: int | None = None, pla
     """A problem with its English sentence, keeping the template key and parameters for translation."""
     fields = {"trick": trick, "player": player, "card": card, "proof_trick": proof_trick, "proof_card": proof_card}
     params = {name: value for name, value in fields.items() if value is not None} | text
-    return Problem(code, severity, render(key, params), trick, player, card, proof_trick, proof_card,
-                   key=key, params=params)
+    message = render(key, params, name_card=card_name, card_code=CODES.__getitem__)
+    return Problem(code, severity, message, trick, player, card, proof_trick, proof_card, key=key, params=params)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..engine.records import fraction_text
+from ..engine.numbers import fraction_text
 from ..engine.standings import HandLine, Standings
 from ..engine.validation import Problem
 

@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.cardnames import aliases
 from ..engine.cards import register_aliases
-from ..engine.records import fraction_text
+from ..engine.numbers import fraction_text
 from ..storage import db as database
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -19,7 +19,7 @@ from wtforms import HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
 from ..engine.cards import CODES, split_cards
-from ..engine.records import fraction_json, fraction_text
+from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
 

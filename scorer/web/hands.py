@@ -21,7 +21,8 @@ from werkzeug.exceptions import HTTPException
 from ..engine.cards import CODES, SUIT
 from ..engine.errors import ScartoError
 from ..engine.messages import N_
-from ..engine.records import HandRecord, fraction_text, parse_hand
+from ..engine.numbers import fraction_text
+from ..engine.records import HandRecord, parse_hand
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.validation import ERROR, Problem, next_leader, validate

@@ -12,9 +12,10 @@ from flask_babel import lazy_gettext as _l
 
 from ..engine import rulesets
 from ..engine.cardnames import SUITS, full_name, short_name
+from ..engine.cards import CODES
 from ..engine.errors import ScartoError
 from ..engine.messages import render, render_read
-from ..engine.records import fraction_text
+from ..engine.numbers import fraction_text
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 
 PRESET_DESCRIPTIONS = {name: _l(text) for name, text in rulesets.PRESET_DESCRIPTIONS.items()}
@@ -165,7 +166,7 @@ def problem_text(problem: Any) -> str:
     if not problem.key:
         return str(problem.message)
     return render(problem.key, problem.params, translate=gettext, name_card=card_in_sentence,
-                  name_suit=suit_in_sentence, show_number=fraction_text)
+                  card_code=CODES.__getitem__, name_suit=suit_in_sentence, show_number=fraction_text)
 
 
 WHERE_WORDS = {"record": _l("record"), "file": _l("file"), "text": _l("text")}

@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, render_template
 from flask_babel import force_locale
 
 from ..engine.cards import CODES
-from ..engine.records import fraction_json
+from ..engine.numbers import fraction_json
 from ..engine.validation import Problem
 from ..sheets.pdf import Sheet, html_to_pdf, match_sheet_files
 from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
