@@ -20,7 +20,6 @@ from pathlib import Path
 
 from scorer.engine.records import parse_hand
 from scorer.engine.scoring import score_hand
-from scorer.engine.validation import ERROR
 from tests.serverutil import Client, Server, csrf_token, hidden
 
 KILLS = 10
@@ -112,7 +111,7 @@ def check_stored(path: Path, token: str, phone: Phone, port: int) -> int:
             assert revisions == [(1, "create", text)] and version == 1, f"hand {hand_id} half-written"
             result = score_hand(parse_hand({"format": "scarto-hand/1", "ruleset": match.get("ruleset", "classic"),
                                             "players": match["players"], **record}))
-            assert not [p for p in result.problems if p.severity == ERROR]
+            assert not result.has_errors
         orphans = conn.execute("SELECT COUNT(*) FROM revisions WHERE hand_id NOT IN (SELECT id FROM hands)")
         assert orphans.fetchone()[0] == 0
         assert len({position for _id, position, _t, _v in hands}) == len(hands)

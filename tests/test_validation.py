@@ -335,3 +335,53 @@ def test_points_must_add_up_to_the_deck() -> None:
     thirds = replace(piccolo, points={p: v + 1 for p, v in piccolo.points.items()})
     assert validate(thirds).problems[0].message == ("The counted points add up to 69; the piccolo pack counts 66 in "
                                                     "all. Recount the piles.")
+
+
+# --- each rule once (issue 10) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_winning_card_is_the_replays_winner_and_the_simulators(preset: str) -> None:
+    """One rule for who wins a trick: the replay's winner plays the winning card, which the
+    independent simulator's trick winner agrees with."""
+    from scorer.engine.simulation import trick_winner
+
+    rng = random.Random(10)
+    for _ in range(5):
+        record = simulate_hand(PRESETS[preset], rng)
+        replay = validate(record).replay
+        assert replay is not None
+        for trick in replay.tricks:
+            assert trick.winning_card == trick.cards[trick.seats.index(trick.winner)]
+            assert trick.winner == trick_winner(record.ruleset, trick.cards, trick.seats)
+
+
+def test_errors_are_a_property_of_the_result() -> None:
+    from scorer.engine.scoring import score_hand
+
+    record = _legal()
+    assert record.tricks is not None
+    broken = _with_trick(record, 4, Trick(record.tricks[4].cards[:2]))
+    for judged in (validate(broken), score_hand(broken)):
+        assert judged.has_errors and {p.code for p in judged.errors} == {"trick_count", "card_count"}
+        assert all(p.is_error for p in judged.errors)
+    clean = score_hand(record)
+    assert not clean.has_errors and clean.errors == ()
+
+
+def test_the_pile_shape_is_read_once_for_a_captured_or_honours_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorer.engine import validation
+    from scorer.engine.scoring import score_hand
+
+    calls = []
+    real = validation.pile_shape
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(validation, "pile_shape", counted)
+    for form in (captured_form(_legal()), honours_form(_legal())):
+        calls.clear()
+        assert score_hand(form).scored
+        assert len(calls) == 1

@@ -41,15 +41,6 @@ def sort_hand(cards: list[int] | tuple[int, ...], rules: Ruleset) -> tuple[int, 
     return tuple(sorted(cards, key=lambda c: (SUIT_ORDER.index(SUIT[c]), -strength[c])))
 
 
-def winning_card(trick: PlayedTrick, record: HandRecord) -> int:
-    """The card that took the trick: the highest trump in it, else the highest card of the suit led."""
-    strength = record.ruleset.strength
-    trumps = [c for c in trick.cards if SUIT[c] == TRUMP]
-    if trumps:
-        return max(trumps, key=lambda c: strength[c])
-    return max((c for c in trick.cards if SUIT[c] == trick.led_suit), key=lambda c: strength[c])
-
-
 def steps(record: HandRecord, replay: Replay, problems: tuple[Problem, ...]) -> list[AuditStep]:
     """The replay laid out trick by trick."""
     rules, n = record.ruleset, len(record.players)

@@ -15,7 +15,7 @@ from typing import Any
 from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, VALUE
 from .numbers import fraction_json
 from .records import HandRecord
-from .validation import PileShape, Problem, Replay, Validation, fool_kept, pile_shape, validate
+from .validation import PileShape, Problem, Replay, Validation, fool_kept, validate
 
 ULTIMO_BONUS = 5
 
@@ -86,6 +86,16 @@ class HandResult:
         return self.counts is not None
 
     @property
+    def errors(self) -> tuple[Problem, ...]:
+        """The problems that stop the count (RECORD.md: a record with any is given its errors only)."""
+        return tuple(p for p in self.problems if p.is_error)
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether the record could not be scored for its errors."""
+        return any(p.is_error for p in self.problems)
+
+    @property
     def deck_total(self) -> Fraction:
         return self.record.ruleset.deck_total
 
@@ -134,20 +144,16 @@ def count(record: HandRecord, checked: Validation) -> HandResult:
         piles, exchange, ultimo = _piles_from_replay(record, checked.replay)
         counts = _count_piles(record, piles, exchange, ultimo)
     elif record.captured is not None:
+        assert checked.shape is not None
         piles = [list(record.captured[p]) for p in record.players]
-        shape = pile_shape(record, [len(p) for p in piles], _fool_seat(piles))
-        assert isinstance(shape, PileShape)
-        exchange = _apply_shape(record, shape, piles)
+        exchange = _apply_shape(record, checked.shape, piles)
         counts = _count_piles(record, piles, exchange, record.ultimo)
     elif record.honours is not None and record.sizes is not None:
-        counts, exchange = _count_honours(record)
+        assert checked.shape is not None
+        counts, exchange = _count_honours(record, checked.shape)
     else:
         counts, exchange = _count_points(record), None
     return HandResult(record, checked.problems, counts, exchange, checked.replay)
-
-
-def _fool_seat(piles: list[list[int]]) -> int | None:
-    return next((i for i, pile in enumerate(piles) if FOOL_INDEX in pile), None)
 
 
 def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[int]], Exchange | None, str | None]:
@@ -253,14 +259,11 @@ def ultimo_bonus(players: tuple[str, ...], ultimo: str | None) -> list[Fraction]
     return [Fraction(ULTIMO_BONUS) if p == ultimo else -share for p in players]
 
 
-def _count_honours(record: HandRecord) -> tuple[tuple[PlayerCount, ...], Exchange | None]:
+def _count_honours(record: HandRecord, shape: PileShape) -> tuple[tuple[PlayerCount, ...], Exchange | None]:
     honours = record.honours or {}
     sizes_map = record.sizes or {}
     players = record.players
     sizes = [sizes_map[p] for p in players]
-    fool = next((i for i, p in enumerate(players) if FOOL_INDEX in honours[p]), None)
-    shape = pile_shape(record, sizes, fool)
-    assert isinstance(shape, PileShape)
     sums = [sum(VALUE[c] for c in honours[p]) + sizes[i] - len(honours[p]) for i, p in enumerate(players)]
     exchange = None
     if shape.owed_to is not None and shape.fool_seat is not None:

@@ -44,6 +44,11 @@ class Problem:
     params: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """The sentence's parameters (cards as indices), so it can be told in any language."""
 
+    @property
+    def is_error(self) -> bool:
+        """An error: the record does not describe a hand, and cannot be scored."""
+        return self.severity == ERROR
+
     def to_dict(self) -> dict[str, Any]:
         """The ``problems[]`` entry of ``scarto-result/1``; fields that don't apply are left out."""
         out: dict[str, Any] = {"code": self.code, "severity": self.severity}
@@ -81,6 +86,12 @@ class PlayedTrick:
     fool_seat: int | None
     """Who played the Fool in this trick, if anyone did."""
 
+    @property
+    def winning_card(self) -> int:
+        """The card that took the trick (the replay decides who won: the highest trump in it, else the
+        highest card of the suit led)."""
+        return self.cards[self.seats.index(self.winner)]
+
 
 def _played_trick(number: int, leader: int, cards: tuple[int, ...], seats: tuple[int, ...], winner: int,
                   led_suit: int | None, fool_seat: int | None) -> PlayedTrick:
@@ -102,15 +113,32 @@ class Replay:
 
 
 @dataclass(frozen=True)
+class PileShape:
+    """What the pile sizes say about the Fool's exchange (RULES.md)."""
+
+    fool_seat: int | None
+    owed_to: int | None
+    """Who won the Fool's trick and is owed a 1-point card (or, forfeited, the Fool)."""
+    forfeit: bool
+
+
+@dataclass(frozen=True)
 class Validation:
-    """What the check found; ``replay`` is set for a full record without errors."""
+    """What the check found; ``replay`` is set for a full record without errors, ``shape`` for
+    captured piles or counting cards without errors (what their sizes say of the Fool's exchange)."""
 
     problems: tuple[Problem, ...]
     replay: Replay | None = None
+    shape: PileShape | None = None
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        """The problems that stop the count (a record with any cannot be scored)."""
+        return tuple(p for p in self.problems if p.is_error)
 
     @property
     def has_errors(self) -> bool:
-        return any(p.severity == ERROR for p in self.problems)
+        return any(p.is_error for p in self.problems)
 
     def is_valid(self) -> bool:
         """Strict: no problem at all."""
@@ -122,9 +150,9 @@ def validate(record: HandRecord, *, partial: bool = False) -> Validation:
     if record.tricks is not None:
         return _validate_tricks(record, partial)
     if record.captured is not None:
-        return Validation(tuple(_check_captured(record)))
+        return _check_captured(record)
     if record.honours is not None:
-        return Validation(tuple(_check_honours(record)))
+        return _check_honours(record)
     return Validation(tuple(_check_points(record)))
 
 
@@ -228,8 +256,7 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool,
     """Winners trick by trick; the first recorded leader who should not have led is an error."""
     players = record.players
     n = len(players)
-    dealer = players.index(record.dealer)
-    leader = dealer if rules.first_lead == "dealer" else (dealer + 1) % n
+    leader = first_leader(record)
     strength = rules.strength
     overtrump = rules.overtrump
     seating = [tuple((first + k) % n for k in range(n)) for first in range(n)]
@@ -290,8 +317,13 @@ def next_leader(record: HandRecord, replay: Replay) -> int:
     complete = [t for t in replay.tricks if len(t.cards) == n]
     if complete:
         return complete[-1].winner
+    return first_leader(record)
+
+
+def first_leader(record: HandRecord) -> int:
+    """Seat of the player who leads the first trick (switch ``first_lead``)."""
     dealer = record.players.index(record.dealer)
-    return dealer if record.ruleset.first_lead == "dealer" else (dealer + 1) % n
+    return dealer if record.ruleset.first_lead == "dealer" else (dealer + 1) % len(record.players)
 
 
 _EVER_FORBIDDEN = frozenset(c for c in range(78) if RANK[c] == "K") | {
@@ -410,16 +442,6 @@ def _overtrump(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int
 # --- captured piles and counting cards ----------------------------------------
 
 
-@dataclass(frozen=True)
-class PileShape:
-    """What the pile sizes say about the Fool's exchange (RULES.md)."""
-
-    fool_seat: int | None
-    owed_to: int | None
-    """Who won the Fool's trick and is owed a 1-point card (or, forfeited, the Fool)."""
-    forfeit: bool
-
-
 def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> PileShape | Problem:
     """Read the Fool's exchange from pile sizes, or the ``pile_sizes`` error."""
     rules, n = record.ruleset, len(record.players)
@@ -441,16 +463,21 @@ def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> P
     return problem("pile_sizes", ERROR, "pile_sizes.shape", sizes=shown, players=n)
 
 
-def _check_captured(record: HandRecord) -> list[Problem]:
+def _check_captured(record: HandRecord) -> Validation:
     piles = record.captured or {}
     problems = _pack_once(record, [c for p in record.players for c in piles[p]])
     if problems:
-        return problems
+        return Validation(tuple(problems))
     fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in piles[p]), None)
-    shape = pile_shape(record, [len(piles[p]) for p in record.players], fool)
+    return _with_shape(record, piles, pile_shape(record, [len(piles[p]) for p in record.players], fool))
+
+
+def _with_shape(record: HandRecord, piles: Mapping[str, tuple[int, ...]], shape: PileShape | Problem) -> Validation:
+    """The piles' shape read once: kept for the count, or the ``pile_sizes`` error."""
     if isinstance(shape, Problem):
-        return [shape]
-    return _ultimo_claim(record, piles, shape)
+        return Validation((shape,))
+    claim = _ultimo_claim(record, piles, shape)
+    return Validation(tuple(claim), shape=None if claim else shape)
 
 
 def _ultimo_claim(record: HandRecord, piles: Mapping[str, tuple[int, ...]], shape: PileShape) -> list[Problem]:
@@ -492,7 +519,7 @@ def counting_cards(rules: Ruleset) -> tuple[int, ...]:
     return tuple(c for c in rules.pack_order if VALUE[c] > 1)
 
 
-def _check_honours(record: HandRecord) -> list[Problem]:
+def _check_honours(record: HandRecord) -> Validation:
     rules = record.ruleset
     honours = record.honours or {}
     sizes = record.sizes or {}
@@ -510,12 +537,9 @@ def _check_honours(record: HandRecord) -> list[Problem]:
         problems.append(problem("pile_sizes", ERROR, "pile_sizes.honours", name=p, size=sizes[p],
                                 count=len(honours[p])))
     if problems:
-        return problems
+        return Validation(tuple(problems))
     fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in honours[p]), None)
-    shape = pile_shape(record, [sizes[p] for p in record.players], fool)
-    if isinstance(shape, Problem):
-        return [shape]
-    return _ultimo_claim(record, honours, shape)
+    return _with_shape(record, honours, pile_shape(record, [sizes[p] for p in record.players], fool))
 
 
 def _check_points(record: HandRecord) -> list[Problem]:

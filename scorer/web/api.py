@@ -103,8 +103,7 @@ def create_match() -> Any:
     problems = []
     for number, hand in enumerate(match.hands, start=1):
         result = score_hand(hand)
-        errors = [p for p in result.problems if p.severity == "error"]
-        problems += [{"hand": number, **p.to_dict()} for p in errors]
+        problems += [{"hand": number, **p.to_dict()} for p in result.errors]
     if problems:
         hands = sorted({p["hand"] for p in problems})
         message = ("A hand with errors cannot be scored, so the match was not created; see hand "

@@ -24,7 +24,7 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
-from ..engine.audit import AuditStep, annulled, steps, what_if, winning_card
+from ..engine.audit import AuditStep, annulled, steps, what_if
 from ..engine.cards import SUIT, TRUMP
 from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
@@ -62,7 +62,7 @@ class HandFileForm(FlaskForm):
 def win_reason(step: AuditStep, record: HandRecord) -> str:
     """Why the trick went where it did, in the page's language and the match's pack."""
     trick = step.trick
-    best = winning_card(trick, record)
+    best = trick.winning_card
     winner = record.players[trick.winner]
     if SUIT[best] == TRUMP:
         return str(_("%(name)s won with %(card)s, the highest trump.", name=winner, card=card_in_sentence(best)))

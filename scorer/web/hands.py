@@ -25,7 +25,7 @@ from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord, parse_hand
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
-from ..engine.validation import ERROR, Problem, next_leader, validate
+from ..engine.validation import Problem, next_leader, validate
 from ..storage import store
 from . import get_db
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
@@ -233,7 +233,7 @@ def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
     except ScartoError as exc:
         return Outcome(400, [read_error_text(exc)]), None, None
     result = score_hand(parse_hand(store.hand_record_data(view.row, canonical)))
-    if any(p.severity == ERROR for p in result.problems):
+    if result.has_errors:
         return Outcome(400, [_("This hand cannot be saved: fix what is listed below.")], result.problems), None, None
     if result.replay is not None:  # the full record: store who led each trick and the inferred discard
         canonical = store.canonical_hand(view.row, _with_leaders(canonical, result))
@@ -425,7 +425,7 @@ def live_state(record: HandRecord) -> dict[str, Any]:
     else:
         checked = validate(record, partial=True)
         problems, replay = checked.problems, checked.replay
-    errors = any(p.severity == ERROR for p in problems)
+    errors = any(p.is_error for p in problems)
     played = {c for t in tricks for c in t.cards}
     out: dict[str, Any] = {
         "entered": [[CODES[c] for c in t.cards] for t in tricks],

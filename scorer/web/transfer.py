@@ -49,9 +49,8 @@ def _hand_errors(hands: list[Any]) -> list[str]:
     """Every error of every hand, numbered, for a file that must be refused."""
     lines = []
     for number, hand in enumerate(hands, start=1):
-        for problem in score_hand(hand).problems:
-            if problem.severity == "error":
-                lines.append(_("Hand %(n)s: %(message)s", n=number, message=problem_text(problem)))
+        for problem in score_hand(hand).errors:
+            lines.append(_("Hand %(n)s: %(message)s", n=number, message=problem_text(problem)))
     return lines
 
 
@@ -105,7 +104,7 @@ def import_hand(token: str) -> Any:
         except ScartoError as exc:
             errors.append(read_error_text(exc))
         else:
-            errors = [problem_text(p) for p in score_hand(record).problems if p.severity == "error"]
+            errors = [problem_text(p) for p in score_hand(record).errors]
             if not errors:
                 store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True))
                 return redirect(url_for("matches.match_page", token=token))
