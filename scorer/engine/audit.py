@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from .cards import FOOL_INDEX, SUIT, TRUMP
+from .cards import BATONS, COINS, CUPS, FOOL_INDEX, FOOL_SUIT, SUIT, SWORDS, TRUMP, CardIndex, Seat
 from .records import HandRecord
 from .rulesets import Ruleset
 from .scoring import HandResult, PlayerCount, count
 from .validation import PlayedTrick, Problem, Replay, Validation, fool_kept
 
-SUIT_ORDER = (TRUMP, 5, 1, 2, 3, 4)
+SUIT_ORDER = (TRUMP, FOOL_SUIT, CUPS, COINS, BATONS, SWORDS)
 """How a hand is laid out: trumps, the Fool, then cups, coins, batons, swords."""
 
 
@@ -25,9 +25,9 @@ class AuditStep:
     """One trick as the audit shows it."""
 
     trick: PlayedTrick
-    holding: tuple[tuple[int, ...], ...]
+    holding: tuple[tuple[CardIndex, ...], ...]
     """Each seat's cards at the start of this trick (what they play from here on), sorted."""
-    piles: tuple[tuple[int, ...], ...]
+    piles: tuple[tuple[CardIndex, ...], ...]
     """Each seat's captured cards after this trick (the dealer's discard included)."""
     problems: tuple[Problem, ...]
     """Problems committed in this trick."""
@@ -35,7 +35,7 @@ class AuditStep:
     """Earlier problems that this trick proves (the player shows the card they held)."""
 
 
-def sort_hand(cards: list[int] | tuple[int, ...], rules: Ruleset) -> tuple[int, ...]:
+def sort_hand(cards: list[CardIndex] | tuple[CardIndex, ...], rules: Ruleset) -> tuple[CardIndex, ...]:
     """A hand as a player holds it: by suit (trumps first), highest first."""
     strength = rules.strength
     return tuple(sorted(cards, key=lambda c: (SUIT_ORDER.index(SUIT[c]), -strength[c])))
@@ -45,11 +45,11 @@ def steps(record: HandRecord, replay: Replay, problems: tuple[Problem, ...]) -> 
     """The replay laid out trick by trick."""
     rules, n = record.ruleset, len(record.players)
     dealer = record.players.index(record.dealer)
-    still: list[list[int]] = [[] for _ in range(n)]
+    still: list[list[CardIndex]] = [[] for _ in range(n)]
     for trick in replay.tricks:
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             still[seat].append(card)
-    piles: list[list[int]] = [[] for _ in range(n)]
+    piles: list[list[CardIndex]] = [[] for _ in range(n)]
     piles[dealer].extend(replay.discard)
     out = []
     for trick in replay.tricks:
@@ -78,7 +78,7 @@ def what_if(result: HandResult, awards: dict[int, int]) -> tuple[PlayerCount, ..
     if result.replay is None or result.counts is None:
         return None
     tricks = tuple(
-        replace(t, winner=awards[t.number]) if t.number in awards else t for t in result.replay.tricks
+        replace(t, winner=Seat(awards[t.number])) if t.number in awards else t for t in result.replay.tricks
     )
     changed = Replay(tricks, result.replay.discard, result.replay.complete)
     return count(result.record, Validation(result.problems, changed)).counts

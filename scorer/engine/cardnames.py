@@ -12,11 +12,14 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, WORLD_INDEX
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, ROMAN, SUIT, WORLD_INDEX
 
 LANGUAGES = ("it", "en", "de", "fi", "es")
+"""The languages of the pages, the sheets and the card names, in RECORD.md's order (a match file's
+``language``); the one defined list."""
+DEFAULT_LANGUAGE = "en"
 PACKS = ("italian", "french")
-_ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI".split()
+"""The packs a table may hold (a match file's ``pack``)."""
 
 SUITS: dict[str, dict[str, tuple[str, str, str, str]]] = {
     "it": {"italian": ("Coppe", "Denari", "Bastoni", "Spade"), "french": ("Cuori", "Quadri", "Fiori", "Picche")},
@@ -73,7 +76,7 @@ _COURT_LETTERS = {
 
 
 def _lang(language: str | None) -> str:
-    return language if language in LANGUAGES else "en"
+    return language if language in LANGUAGES else DEFAULT_LANGUAGE
 
 
 def _pack(pack: str | None) -> str:
@@ -84,13 +87,13 @@ def full_name(index: int, language: str | None = "en", pack: str | None = "itali
     """A card's name as players of that language say it, e.g. "Cavallo di Coppe", "XV"."""
     lang, kind = _lang(language), _pack(pack)
     words = TRUMPS[lang]
-    special = {FOOL_INDEX: "fool", BAGATTO_INDEX: "bagatto", ANGEL_INDEX: "angel", WORLD_INDEX: "world"}
+    special: dict[int, str] = {FOOL_INDEX: "fool", BAGATTO_INDEX: "bagatto", ANGEL_INDEX: "angel", WORLD_INDEX: "world"}
     if index == FOOL_INDEX:
         return words["fool"]
     if index in special:  # the named trumps keep their numeral: players call them both ways
-        return f"{words[special[index]]} ({_ROMAN[index]})"
+        return f"{words[special[index]]} ({ROMAN[index]})"
     if index < 21:
-        return f"{words['trump']} {_ROMAN[index]}"
+        return f"{words['trump']} {ROMAN[index]}"
     rank = RANK[index]
     rank_word = COURTS[lang].get(rank, rank)
     suit_word = SUITS[lang][kind][SUIT[index] - 1]
@@ -115,7 +118,7 @@ def short_name(index: int, language: str | None = "en", pack: str | None = "ital
     if index == FOOL_INDEX:
         return TRUMPS[lang]["fool"].split()[-1]
     if index < 21:
-        return _ROMAN[index]
+        return ROMAN[index]
     rank = RANK[index]
     letter = _COURT_LETTERS[lang].get(rank, "A" if rank == "1" else rank)
     if kind == "french":

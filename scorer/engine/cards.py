@@ -9,17 +9,29 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from typing import NewType
 
 from .errors import ReadError
 
-TRUMP = 0
-CUPS = 1
-COINS = 2
-BATONS = 3
-SWORDS = 4
-FOOL_SUIT = 5
+CardIndex = NewType("CardIndex", int)
+"""A card as the engine handles it: its place in the pack order of RECORD.md, 0 (T1) to 77 (1S);
+it indexes the tables below (:class:`Card` dresses one for people)."""
+Suit = NewType("Suit", int)
+"""A suit number: :data:`TRUMP`, the four suits, and :data:`FOOL_SUIT`."""
+Seat = NewType("Seat", int)
+"""A player's place in the record's seating order, from 0."""
+
+TRUMP = Suit(0)
+CUPS = Suit(1)
+COINS = Suit(2)
+BATONS = Suit(3)
+SWORDS = Suit(4)
+FOOL_SUIT = Suit(5)
 """Suit numbers. The Fool has a suit of its own: it follows nothing."""
+SUIT_COUNT = 6
+"""Suit numbers there are (trumps, the four suits, the Fool's): the size of a per-suit table."""
+PLAIN_SUITS = (CUPS, COINS, BATONS, SWORDS)
+"""The four suits of 14, in pack order."""
 
 SUIT_LETTERS = {CUPS: "C", COINS: "D", BATONS: "B", SWORDS: "S"}
 SUIT_NAMES = {TRUMP: "trumps", CUPS: "Cups", COINS: "Coins", BATONS: "Batons", SWORDS: "Swords"}
@@ -32,19 +44,29 @@ RANK_NAMES = {
 }
 COURT_VALUES = {"K": 5, "Q": 4, "C": 3, "J": 2}
 
-_ROMAN = (
+ROMAN = (
     "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI"
 ).split()
+"""The trumps' numerals, I (the Bagatto) to XXI."""
 
-FOOL_INDEX = 21
-BAGATTO_INDEX = 0
-ANGEL_INDEX = 19
-WORLD_INDEX = 20
+TRUMPS = 21
+"""Trumps in the pack: indices 0 (I) to 20 (XXI)."""
+PACK_SIZE = 78
+SUIT_SIZE = len(RANKS)
+
+BAGATTO_INDEX = CardIndex(0)
+ANGEL_INDEX = CardIndex(19)
+WORLD_INDEX = CardIndex(20)
+FOOL_INDEX = CardIndex(TRUMPS)
+FIRST_SUIT_CARD = TRUMPS + 1
+"""Index of the first suit card (the King of Cups): after the trumps and the Fool."""
+INDICES: tuple[CardIndex, ...] = tuple(CardIndex(i) for i in range(PACK_SIZE))
+"""Every card of the full pack, in pack order."""
 
 
 def _build_codes() -> tuple[str, ...]:
-    codes = [f"T{n}" for n in range(1, 22)] + ["M"]
-    for suit in (CUPS, COINS, BATONS, SWORDS):
+    codes = [f"T{n}" for n in range(1, TRUMPS + 1)] + ["M"]
+    for suit in PLAIN_SUITS:
         codes += [rank + SUIT_LETTERS[suit] for rank in RANKS]
     return tuple(codes)
 
@@ -52,14 +74,16 @@ def _build_codes() -> tuple[str, ...]:
 CODES: tuple[str, ...] = _build_codes()
 """Canonical codes in pack order: T1..T21, M, then cups, coins, batons, swords."""
 
-SUIT: tuple[int, ...] = tuple(
-    TRUMP if i < 21 else FOOL_SUIT if i == FOOL_INDEX else 1 + (i - 22) // 14
-    for i in range(78)
+SUIT: tuple[Suit, ...] = tuple(
+    TRUMP if i < TRUMPS else FOOL_SUIT if i == FOOL_INDEX else PLAIN_SUITS[(i - FIRST_SUIT_CARD) // SUIT_SIZE]
+    for i in INDICES
 )
-RANK: tuple[str, ...] = tuple("" if i < 22 else RANKS[(i - 22) % 14] for i in range(78))
+RANK: tuple[str, ...] = tuple(
+    "" if i < FIRST_SUIT_CARD else RANKS[(i - FIRST_SUIT_CARD) % SUIT_SIZE] for i in INDICES
+)
 VALUE: tuple[int, ...] = tuple(
     5 if i in (BAGATTO_INDEX, ANGEL_INDEX, FOOL_INDEX) else COURT_VALUES.get(RANK[i], 1)
-    for i in range(78)
+    for i in INDICES
 )
 """Counting value of each card: King 5, Queen 4, Cavalier 3, Jack 2, I, XX and Fool 5."""
 
@@ -73,7 +97,7 @@ def _suit_strength(i: int) -> int:
     return 11 - pip if SUIT[i] in ROUND_SUITS else pip
 
 
-SUIT_STRENGTH: tuple[int, ...] = tuple(0 if i < 22 else _suit_strength(i) for i in range(78))
+SUIT_STRENGTH: tuple[int, ...] = tuple(0 if i < FIRST_SUIT_CARD else _suit_strength(i) for i in INDICES)
 
 
 class Card(int):
@@ -124,7 +148,7 @@ class Card(int):
         return CODES[self]
 
 
-CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(78))
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in INDICES)
 FOOL = CARDS[FOOL_INDEX]
 BAGATTO = CARDS[BAGATTO_INDEX]
 ANGEL = CARDS[ANGEL_INDEX]
@@ -141,8 +165,8 @@ def card_name(index: int) -> str:
         return "the Angel (XX)"
     if index == WORLD_INDEX:
         return "the World (XXI)"
-    if index < 21:
-        return f"trump {_ROMAN[index]}"
+    if index < TRUMPS:
+        return f"trump {ROMAN[index]}"
     return f"the {RANK_NAMES[RANK[index]]} of {SUIT_NAMES[SUIT[index]]}"
 
 
@@ -150,7 +174,7 @@ def _alias_table() -> dict[str, int]:
     table: dict[str, int] = {}
     for i, code in enumerate(CODES):
         table[code] = i
-    for n, roman in enumerate(_ROMAN):
+    for n, roman in enumerate(ROMAN):
         table[roman] = n
     for alias in ("BAGATTO", "PAGAT"):
         table[alias] = BAGATTO_INDEX
@@ -167,13 +191,13 @@ _ALIASES = _alias_table()
 _SYMBOL_SUITS = {"♥": "C", "♦": "D", "♣": "B", "♠": "S", "♡": "C", "♢": "D", "♧": "B", "♤": "S"}
 _SUIT_CARD = re.compile(r"^(K|Q|C|J|A|10|[1-9])([CDBS])$")
 _INDEX_OF_SUIT_CARD = {
-    (rank, letter): 22 + (suit - 1) * 14 + RANKS.index(rank)
+    (rank, letter): FIRST_SUIT_CARD + (suit - CUPS) * SUIT_SIZE + RANKS.index(rank)
     for suit, letter in SUIT_LETTERS.items()
     for rank in RANKS
 }
 
 
-def parse_index(text: object, where: str = "", *, strict: bool = False) -> int:
+def parse_index(text: object, where: str = "", *, strict: bool = False) -> CardIndex:
     """Card index for a code or alias; ReadError naming the text and where it stands.
 
     ``strict`` accepts only RECORD.md's codes and aliases, as files must, not the names
@@ -184,7 +208,7 @@ def parse_index(text: object, where: str = "", *, strict: bool = False) -> int:
     found = _lookup(text, strict)
     if found is None:
         raise ReadError.of("card.unknown", where, text=repr(text.strip()))
-    return found
+    return INDICES[found]
 
 
 def _lookup(text: str, strict: bool = False) -> int | None:
@@ -249,8 +273,3 @@ def split_cards(text: str) -> list[tuple[str, int | None]]:
                 out.append((words[start], None))
                 start += 1
     return out
-
-
-def codes(cards: Iterable[int]) -> list[str]:
-    """Canonical codes of cards, in the order given."""
-    return [CODES[c] for c in cards]

@@ -15,7 +15,8 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from .cards import CODES, parse_index
+from .cardnames import LANGUAGES, PACKS
+from .cards import CODES, INDICES, CardIndex, Seat, parse_index
 from .errors import ReadError
 from .numbers import fraction_json, parse_points
 from .rulesets import Ruleset, find_ruleset, ruleset_spec
@@ -25,8 +26,6 @@ MATCH_FORMAT = "scarto-match/1"
 BODIES = ("tricks", "captured", "honours", "points")
 """The four record forms, from the most to the least detailed."""
 
-LANGUAGES = ("it", "en", "de", "fi", "es")
-PACKS = ("italian", "french")
 SETTLE = ("per_point", "loser_pays")
 
 
@@ -34,7 +33,7 @@ SETTLE = ("per_point", "loser_pays")
 class Trick:
     """One trick: the cards in the order played, and the leader if recorded."""
 
-    cards: tuple[int, ...]
+    cards: tuple[CardIndex, ...]
     leader: str | None = None
 
 
@@ -46,10 +45,10 @@ class HandRecord:
     players: tuple[str, ...]
     dealer: str
     tricks: tuple[Trick, ...] | None = None
-    discard: tuple[int, ...] | None = None
-    talon: tuple[int, ...] | None = None
-    captured: dict[str, tuple[int, ...]] | None = None
-    honours: dict[str, tuple[int, ...]] | None = None
+    discard: tuple[CardIndex, ...] | None = None
+    talon: tuple[CardIndex, ...] | None = None
+    captured: dict[str, tuple[CardIndex, ...]] | None = None
+    honours: dict[str, tuple[CardIndex, ...]] | None = None
     sizes: dict[str, int] | None = None
     points: dict[str, Fraction] | None = None
     ultimo: str | None = None
@@ -71,8 +70,8 @@ class HandRecord:
         return "points"
 
     @property
-    def dealer_index(self) -> int:
-        return self.players.index(self.dealer)
+    def dealer_index(self) -> Seat:
+        return Seat(self.players.index(self.dealer))
 
 
 @dataclass(frozen=True)
@@ -206,7 +205,7 @@ def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
         name = player_name(given) if isinstance(given, str) else ""
         if not name:
             raise ReadError.of("players.empty_name", f"players[{i}]")
-        if any(unicodedata.category(ch) == "Cc" for ch in name):
+        if not name.isprintable() and any(unicodedata.category(ch) == "Cc" for ch in name):
             raise ReadError.of("players.control", f"players[{i}]", name=json.dumps(given, ensure_ascii=False))
         if len(name) > NAME_LENGTH:
             raise ReadError.of("players.too_long", f"players[{i}]", length=len(name), most=NAME_LENGTH)
@@ -272,11 +271,11 @@ def _hand_body(
     )
 
 
-_CANONICAL: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+_CANONICAL: dict[str, CardIndex] = {code: INDICES[i] for i, code in enumerate(CODES)}
 """Canonical codes, the fast path: what the project itself writes."""
 
 
-def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[int, ...]:
+def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[CardIndex, ...]:
     if not isinstance(value, list):
         raise ReadError.of("cards.not_list", where, kind=_kind(value))
     try:
@@ -289,7 +288,7 @@ def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[int, ...]:
     return cards
 
 
-def _optional_cards(obj: dict[str, Any], key: str, ruleset: Ruleset, prefix: str) -> tuple[int, ...] | None:
+def _optional_cards(obj: dict[str, Any], key: str, ruleset: Ruleset, prefix: str) -> tuple[CardIndex, ...] | None:
     value = obj.get(key)
     return None if value is None else _cards(value, ruleset, f"{prefix}{key}")
 
@@ -349,7 +348,7 @@ def _player_map(value: object, players: tuple[str, ...], where: str) -> dict[str
     return {p: result[p] for p in players}
 
 
-def _piles(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> dict[str, tuple[int, ...]]:
+def _piles(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> dict[str, tuple[CardIndex, ...]]:
     raw = _player_map(value, players, where)
     return {p: _cards(cards, ruleset, f"{where}.{p}") for p, cards in raw.items()}
 

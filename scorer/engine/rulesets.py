@@ -13,9 +13,26 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Literal
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, SUIT_STRENGTH, VALUE, WORLD_INDEX
+from .cards import (
+    ANGEL_INDEX,
+    BAGATTO_INDEX,
+    FIRST_SUIT_CARD,
+    FOOL_INDEX,
+    INDICES,
+    RANK,
+    SUIT,
+    SUIT_STRENGTH,
+    TRUMP,
+    TRUMPS,
+    VALUE,
+    WORLD_INDEX,
+    CardIndex,
+)
 from .errors import UnknownRuleset
 from .messages import N_
+
+TRUMP_STRENGTH = 1000
+"""Where trumps start in :attr:`Ruleset.strength`: above every suit card (at most 105)."""
 
 Deal = Literal["three", "four", "piccolo"]
 TopTrump = Literal["T20", "T21"]
@@ -38,10 +55,11 @@ SWITCH_VALUES: dict[str, tuple[Any, ...]] = {
 }
 """Every switch and its allowed JSON values, in the order RECORD.md lists them."""
 
-FULL_PACK: frozenset[int] = frozenset(range(78))
-PICCOLO_PACK: frozenset[int] = frozenset(
-    i for i in range(78) if i < 22 or RANK[i] in ("K", "Q", "C", "J", "1")
+FULL_PACK: frozenset[CardIndex] = frozenset(INDICES)
+PICCOLO_PACK: frozenset[CardIndex] = frozenset(
+    i for i in INDICES if i < FIRST_SUIT_CARD or RANK[i] in ("K", "Q", "C", "J", "1")
 )
+"""RULES.md, Deals: the 21 trumps, the Fool, the 16 court cards and the four aces."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +69,7 @@ class DealShape:
     players: int
     cards_each: int
     talon: int
-    pack: frozenset[int]
+    pack: frozenset[CardIndex]
 
 
 DEALS: dict[str, DealShape] = {
@@ -101,7 +119,7 @@ class Ruleset:
         return DEALS[self.deal].talon
 
     @cached_property
-    def pack(self) -> frozenset[int]:
+    def pack(self) -> frozenset[CardIndex]:
         return DEALS[self.deal].pack
 
     @cached_property
@@ -130,7 +148,7 @@ class Ruleset:
         return mask
 
     @cached_property
-    def pack_order(self) -> tuple[int, ...]:
+    def pack_order(self) -> tuple[CardIndex, ...]:
         return tuple(sorted(self.pack))
 
     @cached_property
@@ -145,12 +163,12 @@ class Ruleset:
 
     @cached_property
     def strength(self) -> tuple[int, ...]:
-        """Trick-taking strength of each card within its suit (trumps above 1000)."""
+        """Trick-taking strength of each card within its suit (trumps above every suit card)."""
         table = list(SUIT_STRENGTH)
-        for i in range(21):
-            table[i] = 1000 + i
+        for i in range(TRUMPS):
+            table[i] = TRUMP_STRENGTH + i
         if self.top_trump == "T20":
-            table[ANGEL_INDEX] = 1100
+            table[ANGEL_INDEX] = TRUMP_STRENGTH + TRUMPS  # above XXI
         table[FOOL_INDEX] = -1
         return tuple(table)
 
@@ -158,11 +176,11 @@ class Ruleset:
         """The switch values, as RECORD.md writes them in JSON."""
         return {name: getattr(self, name) for name in SWITCH_VALUES}
 
-    def forbidden_discards(self, held: frozenset[int]) -> frozenset[int]:
+    def forbidden_discards(self, held: frozenset[CardIndex]) -> frozenset[CardIndex]:
         """Cards the dealer may not discard, given all they hold after taking the talon (RULES.md:
         "holds", never "keeps")."""
         forbidden = {c for c in held if RANK[c] == "K"} | {ANGEL_INDEX}
-        other_trump = any(SUIT[c] == 0 and c != BAGATTO_INDEX for c in held)
+        other_trump = any(SUIT[c] == TRUMP and c != BAGATTO_INDEX for c in held)
         fool_restricted = self.fool_discard == "restricted"
         if self.discard == "classic":
             if fool_restricted:
@@ -177,7 +195,7 @@ class Ruleset:
                 forbidden.add(BAGATTO_INDEX)
         else:  # saari
             forbidden.add(BAGATTO_INDEX)
-            holds_trump = any(SUIT[c] == 0 for c in held)
+            holds_trump = any(SUIT[c] == TRUMP for c in held)
             if fool_restricted and holds_trump:
                 forbidden.add(FOOL_INDEX)
         return frozenset(forbidden & held)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, VALUE
+from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, VALUE, CardIndex
 from .numbers import fraction_json
 from .records import HandRecord
 from .validation import PileShape, Problem, Replay, Validation, fool_kept, validate
@@ -36,7 +36,7 @@ class PlayerCount:
     """One player's count: their pile (when known), the exchange, points and score."""
 
     name: str
-    pile: tuple[int, ...] | None
+    pile: tuple[CardIndex, ...] | None
     pile_size: int | None
     value_sum: int | None
     exchange: int
@@ -156,11 +156,11 @@ def count(record: HandRecord, checked: Validation) -> HandResult:
     return HandResult(record, checked.problems, counts, exchange, checked.replay)
 
 
-def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[int]], Exchange | None, str | None]:
+def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[CardIndex]], Exchange | None, str | None]:
     rules = record.ruleset
     players = record.players
     dealer = players.index(record.dealer)
-    piles: list[list[int]] = [[] for _ in players]
+    piles: list[list[CardIndex]] = [[] for _ in players]
     piles[dealer].extend(replay.discard)
     fool_trick = None
     for trick in replay.tricks:
@@ -191,7 +191,7 @@ def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[in
     return piles, exchange, ultimo
 
 
-def _apply_shape(record: HandRecord, shape: PileShape, piles: list[list[int]]) -> Exchange | None:
+def _apply_shape(record: HandRecord, shape: PileShape, piles: list[list[CardIndex]]) -> Exchange | None:
     if shape.owed_to is None or shape.fool_seat is None:
         return None
     players = record.players
@@ -201,7 +201,7 @@ def _apply_shape(record: HandRecord, shape: PileShape, piles: list[list[int]]) -
     return Exchange(players[shape.fool_seat], players[shape.owed_to], None, shape.forfeit)
 
 
-def _count_piles(record: HandRecord, piles: list[list[int]], exchange: Exchange | None,
+def _count_piles(record: HandRecord, piles: list[list[CardIndex]], exchange: Exchange | None,
                  ultimo: str | None) -> tuple[PlayerCount, ...]:
     value = VALUE.__getitem__
     sums = [sum(map(value, pile)) for pile in piles]
@@ -209,7 +209,7 @@ def _count_piles(record: HandRecord, piles: list[list[int]], exchange: Exchange 
     return _counts(record, [tuple(p) for p in piles], sizes, sums, exchange, ultimo)
 
 
-def _counts(record: HandRecord, piles: list[tuple[int, ...]] | None, sizes: list[int], sums: list[int],
+def _counts(record: HandRecord, piles: list[tuple[CardIndex, ...]] | None, sizes: list[int], sums: list[int],
             exchange: Exchange | None, ultimo: str | None) -> tuple[PlayerCount, ...]:
     players = record.players
     shift = [0] * len(players)
@@ -222,7 +222,7 @@ def _counts(record: HandRecord, piles: list[tuple[int, ...]] | None, sizes: list
 
 
 def _with_scores(record: HandRecord, points: list[Fraction], ultimo: str | None,
-                 piles: list[tuple[int, ...]] | None = None, sizes: list[int] | None = None,
+                 piles: list[tuple[CardIndex, ...]] | None = None, sizes: list[int] | None = None,
                  sums: list[int] | None = None, shift: list[int] | None = None,
                  thirds: list[int] | None = None) -> tuple[PlayerCount, ...]:
     rules = record.ruleset

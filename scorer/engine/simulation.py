@@ -21,14 +21,14 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX, CardIndex
 from .records import HandRecord, Trick
 from .rulesets import Ruleset, ruleset_spec
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario")
 """Player names used when the caller gives none."""
 
-Policy = Callable[[int, Sequence[int], Sequence[int], random.Random], int]
+Policy = Callable[[int, Sequence[CardIndex], Sequence[CardIndex], random.Random], CardIndex]
 """How a player picks a card: (seat, legal cards, cards already in the trick, rng) -> card."""
 
 VIOLATIONS = ("revoke", "failed_to_trump", "failed_to_overtrump")
@@ -38,8 +38,8 @@ VIOLATIONS = ("revoke", "failed_to_trump", "failed_to_overtrump")
 class Deal:
     """The cards each seat is dealt (before the talon) and the talon."""
 
-    hands: tuple[tuple[int, ...], ...]
-    talon: tuple[int, ...]
+    hands: tuple[tuple[CardIndex, ...], ...]
+    talon: tuple[CardIndex, ...]
 
 
 @dataclass(frozen=True)
@@ -51,14 +51,14 @@ class Injected:
     trick: int
     """1-based number of the trick holding the illegal card."""
     player: str
-    card: int
+    card: CardIndex
 
 
 # --- dealing and playing ---------------------------------------------------------
 
 
-def deal(ruleset: Ruleset, rng: random.Random, hands: Mapping[int, Sequence[int]] | None = None,
-         talon: Sequence[int] | None = None) -> Deal:
+def deal(ruleset: Ruleset, rng: random.Random, hands: Mapping[int, Sequence[CardIndex]] | None = None,
+         talon: Sequence[CardIndex] | None = None) -> Deal:
     """Shuffle the ruleset's pack and deal it: cards_each to every seat, the rest to the talon.
 
     ``hands`` (seat -> cards) and ``talon`` fix some of the deal, for rigged hands in tests;
@@ -87,12 +87,12 @@ _NEVER_SAFE = frozenset({BAGATTO_INDEX, ANGEL_INDEX, WORLD_INDEX, FOOL_INDEX})
 """Cards some discard rule forbids (besides Kings): the fallback discard avoids them."""
 
 
-def is_legal_discard(ruleset: Ruleset, held: Sequence[int], discard: Sequence[int]) -> bool:
+def is_legal_discard(ruleset: Ruleset, held: Sequence[CardIndex], discard: Sequence[CardIndex]) -> bool:
     """Whether the dealer, holding ``held`` (talon included), may discard ``discard``."""
     return not (ruleset.forbidden_discards(frozenset(held)) & frozenset(discard))
 
 
-def choose_discard(ruleset: Ruleset, held: Sequence[int], rng: random.Random) -> tuple[int, ...]:
+def choose_discard(ruleset: Ruleset, held: Sequence[CardIndex], rng: random.Random) -> tuple[CardIndex, ...]:
     """A random legal discard of the talon's size from the dealer's cards."""
     size = ruleset.talon
     cards = list(held)
@@ -139,7 +139,7 @@ def trick_winner(ruleset: Ruleset, cards: Sequence[int], seats: Sequence[int]) -
     return max((powers[c], s) for c, s in zip(cards, seats, strict=True) if SUIT[c] == led)[1]
 
 
-def legal_cards(ruleset: Ruleset, hand: Sequence[int], trick: Sequence[int]) -> list[int]:
+def legal_cards(ruleset: Ruleset, hand: Sequence[CardIndex], trick: Sequence[CardIndex]) -> list[CardIndex]:
     """The cards of ``hand`` that may be played to a trick that already holds ``trick``."""
     led = next((SUIT[c] for c in trick if c != FOOL_INDEX), None)
     if led is None:
@@ -159,7 +159,7 @@ def legal_cards(ruleset: Ruleset, hand: Sequence[int], trick: Sequence[int]) -> 
     return trumps + fool
 
 
-def random_policy(seat: int, legal: Sequence[int], trick: Sequence[int], rng: random.Random) -> int:
+def random_policy(seat: int, legal: Sequence[CardIndex], trick: Sequence[CardIndex], rng: random.Random) -> CardIndex:
     """Any legal card, uniformly."""
     return rng.choice(list(legal))
 
@@ -171,7 +171,7 @@ def play_hand(
     *,
     players: Sequence[str] | None = None,
     dealer: int = 0,
-    discard: Sequence[int] | None = None,
+    discard: Sequence[CardIndex] | None = None,
     policy: Policy = random_policy,
     leaders: bool = True,
     listed_discard: bool = True,
@@ -191,7 +191,7 @@ def play_hand(
     leader = dealer if ruleset.first_lead == "dealer" else (dealer + 1) % n
     tricks = []
     for _ in range(ruleset.tricks):
-        cards: list[int] = []
+        cards: list[CardIndex] = []
         seats = [(leader + k) % n for k in range(n)]
         for seat in seats:
             card = policy(seat, legal_cards(ruleset, hands[seat], cards), cards, rng)
@@ -223,7 +223,7 @@ def simulate_hand(ruleset: Ruleset, rng: random.Random, *, leaders: bool = True,
 
 @dataclass(frozen=True)
 class _Played:
-    cards: tuple[int, ...]
+    cards: tuple[CardIndex, ...]
     seats: tuple[int, ...]
     winner: int
 
@@ -243,7 +243,7 @@ def _replay(record: HandRecord) -> tuple[_Played, ...]:
     return tuple(out)
 
 
-def _discard(record: HandRecord) -> tuple[int, ...]:
+def _discard(record: HandRecord) -> tuple[CardIndex, ...]:
     if record.discard is not None:
         return record.discard
     played = {c for t in record.tricks or () for c in t.cards}
@@ -252,7 +252,7 @@ def _discard(record: HandRecord) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class _Piles:
-    piles: list[list[int]]
+    piles: list[list[CardIndex]]
     fool_seat: int | None
     """Who played the Fool, when a 1-point card (or the Fool itself) is owed for it."""
     owed_to: int | None
@@ -263,7 +263,7 @@ def _piles(record: HandRecord) -> _Piles:
     """Trick piles as they lie at the end of the hand, before any exchange for the Fool."""
     rules = record.ruleset
     played = _replay(record)
-    piles: list[list[int]] = [[] for _ in record.players]
+    piles: list[list[CardIndex]] = [[] for _ in record.players]
     piles[record.dealer_index].extend(_discard(record))
     fool_seat = owed_to = None
     for number, trick in enumerate(played, start=1):
@@ -297,7 +297,7 @@ def ultimo_winner(record: HandRecord) -> str | None:
     return None
 
 
-def captured_piles(record: HandRecord, *, exchanged: bool = False) -> dict[str, list[int]]:
+def captured_piles(record: HandRecord, *, exchanged: bool = False) -> dict[str, list[CardIndex]]:
     """Each player's pile at the end of a full record.
 
     Before the exchange the Fool lies in its player's pile and the winner of its trick
@@ -323,8 +323,8 @@ def captured_piles(record: HandRecord, *, exchanged: bool = False) -> dict[str, 
 def _derived(
     record: HandRecord,
     *,
-    captured: dict[str, tuple[int, ...]] | None = None,
-    honours: dict[str, tuple[int, ...]] | None = None,
+    captured: dict[str, tuple[CardIndex, ...]] | None = None,
+    honours: dict[str, tuple[CardIndex, ...]] | None = None,
     sizes: dict[str, int] | None = None,
     points: dict[str, Fraction] | None = None,
 ) -> HandRecord:
@@ -372,15 +372,15 @@ def points_form(record: HandRecord) -> HandRecord:
 # --- breaking a legal record -----------------------------------------------------
 
 
-def violations(record: HandRecord) -> list[tuple[str, int, int, int]]:
+def violations(record: HandRecord) -> list[tuple[str, int, int, CardIndex]]:
     """Every illegal card of a full record as (code, trick number, seat, card).
 
     What a player held at a trick is every card they play from that trick on.
     """
     rules = record.ruleset
     played = _replay(record)
-    later: list[list[set[int]]] = []
-    holding: list[set[int]] = [set() for _ in record.players]
+    later: list[list[set[CardIndex]]] = []
+    holding: list[set[CardIndex]] = [set() for _ in record.players]
     for trick in reversed(played):
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             holding[seat].add(card)
@@ -388,7 +388,7 @@ def violations(record: HandRecord) -> list[tuple[str, int, int, int]]:
     later.reverse()
     found = []
     for number, trick in enumerate(played, start=1):
-        before: list[int] = []
+        before: list[CardIndex] = []
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             legal = legal_cards(rules, sorted(later[number - 1][seat]), before)
             if card not in legal:
@@ -397,7 +397,7 @@ def violations(record: HandRecord) -> list[tuple[str, int, int, int]]:
     return found
 
 
-def _classify(rules: Ruleset, card: int, hand: set[int], before: list[int]) -> str:
+def _classify(rules: Ruleset, card: CardIndex, hand: set[CardIndex], before: list[CardIndex]) -> str:
     led = next(SUIT[c] for c in before if c != FOOL_INDEX)
     if any(SUIT[c] == led for c in hand):
         if SUIT[card] != led:
@@ -420,8 +420,8 @@ def inject_violation(record: HandRecord, rng: random.Random, code: str | None = 
     rules = record.ruleset
     played = _replay(record)
     n = len(record.players)
-    hold: list[list[frozenset[int]]] = []
-    holding: list[set[int]] = [set() for _ in range(n)]
+    hold: list[list[frozenset[CardIndex]]] = []
+    holding: list[set[CardIndex]] = [set() for _ in range(n)]
     for trick in reversed(played):
         for card, seat in zip(trick.cards, trick.seats, strict=True):
             holding[seat].add(card)

@@ -12,11 +12,28 @@ held at each moment.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, CODES, FOOL_INDEX, RANK, SUIT, TRUMP, VALUE, WORLD_INDEX, card_name
+from .cards import (
+    ANGEL_INDEX,
+    BAGATTO_INDEX,
+    CODES,
+    FOOL_INDEX,
+    INDICES,
+    RANK,
+    SUIT,
+    SUIT_COUNT,
+    TRUMP,
+    VALUE,
+    WORLD_INDEX,
+    CardIndex,
+    Seat,
+    Suit,
+    card_name,
+)
 from .messages import render
 from .records import HandRecord
 from .rulesets import Ruleset
@@ -35,10 +52,10 @@ class Problem:
     message: str
     trick: int | None = None
     player: str | None = None
-    card: int | None = None
+    card: CardIndex | None = None
     proof_trick: int | None = None
     """For a breach found later: the trick in which the player showed the card that proves it."""
-    proof_card: int | None = None
+    proof_card: CardIndex | None = None
     key: str = field(default="", compare=False)
     """Which sentence of :data:`scorer.engine.messages.TEMPLATES` tells the problem."""
     params: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -63,7 +80,7 @@ class Problem:
 
 
 def problem(code: str, severity: str, key: str, *, trick: int | None = None, player: str | None = None,
-            card: int | None = None, proof_trick: int | None = None, proof_card: int | None = None,
+            card: CardIndex | None = None, proof_trick: int | None = None, proof_card: CardIndex | None = None,
             **text: Any) -> Problem:
     """A problem with its English sentence, keeping the template key and parameters for translation."""
     fields = {"trick": trick, "player": player, "card": card, "proof_trick": proof_trick, "proof_card": proof_card}
@@ -77,24 +94,25 @@ class PlayedTrick:
     """A trick as replayed: who played what, who won it, and where the Fool went."""
 
     number: int
-    leader: int
-    cards: tuple[int, ...]
-    seats: tuple[int, ...]
+    leader: Seat
+    cards: tuple[CardIndex, ...]
+    seats: tuple[Seat, ...]
     """Index of the player who played each card."""
-    winner: int
-    led_suit: int | None
-    fool_seat: int | None
+    winner: Seat
+    led_suit: Suit | None
+    fool_seat: Seat | None
     """Who played the Fool in this trick, if anyone did."""
 
     @property
-    def winning_card(self) -> int:
+    def winning_card(self) -> CardIndex:
         """The card that took the trick (the replay decides who won: the highest trump in it, else the
         highest card of the suit led)."""
         return self.cards[self.seats.index(self.winner)]
 
 
-def _played_trick(number: int, leader: int, cards: tuple[int, ...], seats: tuple[int, ...], winner: int,
-                  led_suit: int | None, fool_seat: int | None) -> PlayedTrick:
+def _played_trick(number: int, leader: Seat, cards: tuple[CardIndex, ...], seats: tuple[Seat, ...],
+                  winner: Seat,
+                  led_suit: Suit | None, fool_seat: Seat | None) -> PlayedTrick:
     """``PlayedTrick(...)`` without the frozen dataclass's per-field ``object.__setattr__``:
     the replay makes 25 of these per hand, and this halves its cost."""
     trick = object.__new__(PlayedTrick)
@@ -108,7 +126,7 @@ class Replay:
     """The full record replayed: tricks with winners, and the dealer's discard."""
 
     tricks: tuple[PlayedTrick, ...]
-    discard: tuple[int, ...]
+    discard: tuple[CardIndex, ...]
     complete: bool
 
 
@@ -116,8 +134,8 @@ class Replay:
 class PileShape:
     """What the pile sizes say about the Fool's exchange (RULES.md)."""
 
-    fool_seat: int | None
-    owed_to: int | None
+    fool_seat: Seat | None
+    owed_to: Seat | None
     """Who won the Fool's trick and is owed a 1-point card (or, forfeited, the Fool)."""
     forfeit: bool
 
@@ -177,12 +195,14 @@ def _validate_tricks(record: HandRecord, partial: bool) -> Validation:
 class _Walk:
     """What the replay notes for the play check, so that it need not walk the tricks again."""
 
-    __slots__ = ("last", "suspects")
+    __slots__ = ("last", "suspects", "trumps")
 
     def __init__(self, players: int) -> None:
-        self.last = [[0] * 6 for _ in range(players)]
+        self.last = [[0] * SUIT_COUNT for _ in range(players)]
         """last[seat][suit]: the last trick in which the player plays a card of that suit."""
-        self.suspects: list[tuple[PlayedTrick, int, int, int]] = []
+        self.suspects: list[tuple[PlayedTrick, Seat, CardIndex, int]] = []
+        self.trumps: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+        """Under ``overtrump``, per seat, (trick, strength) of each trump played: did they hold a higher one?"""
         """(trick, seat, card, highest trump strength before it or -1): cards not of the
         led suit, and under ``overtrump`` trumps played below a higher trump."""
 
@@ -216,7 +236,7 @@ def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool)
         if record.discard is not None and len(record.discard) == rules.talon and len(unique) == len(rules.pack):
             return []
     seen = 0
-    twice: list[int] = []
+    twice: list[CardIndex] = []
     for trick in tricks:
         for card in trick.cards:
             bit = 1 << card
@@ -251,6 +271,12 @@ def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool)
     return problems
 
 
+@cache
+def _seating(n: int) -> tuple[tuple[Seat, ...], ...]:
+    """For each leader, the seats in play order (the next in the list plays next)."""
+    return tuple(tuple(Seat((first + k) % n) for k in range(n)) for first in range(n))
+
+
 def _replay(record: HandRecord, rules: Ruleset, partial: bool,
             walk: _Walk | None = None) -> tuple[Replay, Problem | None]:
     """Winners trick by trick; the first recorded leader who should not have led is an error."""
@@ -259,9 +285,10 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool,
     leader = first_leader(record)
     strength = rules.strength
     overtrump = rules.overtrump
-    seating = [tuple((first + k) % n for k in range(n)) for first in range(n)]
-    last = walk.last if walk is not None else [[0] * 6 for _ in range(n)]
-    suspects: list[tuple[int, int, int, int]] = []
+    seating = _seating(n)
+    last = walk.last if walk is not None else [[0] * SUIT_COUNT for _ in range(n)]
+    trumps = walk.trumps if walk is not None else [[] for _ in range(n)]
+    suspects: list[tuple[int, Seat, CardIndex, int]] = []
     played: list[PlayedTrick] = []
     for number, trick in enumerate(record.tricks or (), start=1):
         if trick.leader is not None and trick.leader != players[leader]:
@@ -272,8 +299,8 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool,
             )
         cards = trick.cards
         seats = seating[leader] if len(cards) == n else seating[leader][:len(cards)]
-        led_suit = None
-        fool_seat = None
+        led_suit: Suit | None = None
+        fool_seat: Seat | None = None
         best = -2
         trumped = False
         winner = leader
@@ -282,6 +309,8 @@ def _replay(record: HandRecord, rules: Ruleset, partial: bool,
         for card, seat in zip(cards, seats, strict=True):
             suit = SUIT[card]
             last[seat][suit] = number
+            if suit == TRUMP and overtrump:
+                trumps[seat].append((number, strength[card]))
             if card == FOOL_INDEX:
                 fool_seat = seat
                 continue
@@ -311,7 +340,7 @@ def fool_kept(number: int, rules: Ruleset) -> bool:
     return not (number == rules.tricks and rules.fool_last_trick == "captured")
 
 
-def next_leader(record: HandRecord, replay: Replay) -> int:
+def next_leader(record: HandRecord, replay: Replay) -> Seat:
     """Seat of the player to lead the next trick (after the last complete one)."""
     n = len(record.players)
     complete = [t for t in replay.tricks if len(t.cards) == n]
@@ -320,13 +349,13 @@ def next_leader(record: HandRecord, replay: Replay) -> int:
     return first_leader(record)
 
 
-def first_leader(record: HandRecord) -> int:
+def first_leader(record: HandRecord) -> Seat:
     """Seat of the player who leads the first trick (switch ``first_lead``)."""
     dealer = record.players.index(record.dealer)
-    return dealer if record.ruleset.first_lead == "dealer" else (dealer + 1) % len(record.players)
+    return Seat(dealer if record.ruleset.first_lead == "dealer" else (dealer + 1) % len(record.players))
 
 
-_EVER_FORBIDDEN = frozenset(c for c in range(78) if RANK[c] == "K") | {
+_EVER_FORBIDDEN = frozenset(c for c in INDICES if RANK[c] == "K") | {
     BAGATTO_INDEX, ANGEL_INDEX, WORLD_INDEX, FOOL_INDEX}
 """Every card some discard rule may forbid; a discard of none of them is always legal."""
 
@@ -343,7 +372,7 @@ def _discard_problems(record: HandRecord, replay: Replay) -> list[Problem]:
     ]
 
 
-def _discard_reason(card: int, rules: Ruleset) -> str:
+def _discard_reason(card: CardIndex, rules: Ruleset) -> str:
     """The sentence that says why this card may not be discarded under these rules."""
     if RANK[card] == "K":
         return "illegal_discard.king"
@@ -373,16 +402,9 @@ def _play_problems(record: HandRecord, replay: Replay, walk: _Walk | None = None
     strength = rules.strength
     overtrump = rules.overtrump
     last = walk.last
-    trumps: list[list[tuple[int, int]]] = []
-    # per seat, (trick, strength) of each trump played, gathered only if an undertrump needs it
+    trumps = walk.trumps
 
-    def held_higher(seat: int, number: int, top: int) -> bool:
-        if not trumps:
-            trumps.extend([] for _ in record.players)
-            for trick in replay.tricks:
-                for card, who in zip(trick.cards, trick.seats, strict=True):
-                    if SUIT[card] == TRUMP:
-                        trumps[who].append((trick.number, strength[card]))
+    def held_higher(seat: Seat, number: int, top: int) -> bool:
         return any(later > number and power > top for later, power in trumps[seat])
 
     problems: list[Problem] = []
@@ -405,7 +427,7 @@ def _play_problems(record: HandRecord, replay: Replay, walk: _Walk | None = None
     return problems
 
 
-def _later_card(replay: Replay, after: int, seat: int, test: Any) -> tuple[int, int] | None:
+def _later_card(replay: Replay, after: int, seat: Seat, test: Any) -> tuple[int, CardIndex] | None:
     for trick in replay.tricks[after:]:
         for card, s in zip(trick.cards, trick.seats, strict=True):
             if s == seat and test(card):
@@ -413,8 +435,8 @@ def _later_card(replay: Replay, after: int, seat: int, test: Any) -> tuple[int, 
     return None
 
 
-def _breach(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int, card: int,
-            code: str, suit: int) -> Problem:
+def _breach(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: Seat, card: CardIndex,
+            code: str, suit: Suit) -> Problem:
     name = record.players[seat]
     proof = _later_card(replay, trick.number, seat, lambda c: SUIT[c] == suit)
     assert proof is not None, "a held card is always played later"
@@ -422,12 +444,12 @@ def _breach(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int, c
     if code == "revoke":
         key, led = ("revoke.trump" if suit == TRUMP else "revoke.suit"), suit
     else:
-        key, led = "failed_to_trump", trick.led_suit or 0
+        key, led = "failed_to_trump", trick.led_suit or TRUMP
     return problem(code, VIOLATION, key, trick=trick.number, player=name, card=card,
                    proof_trick=proof_trick, proof_card=proof_card, suit=led)
 
 
-def _overtrump(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int, card: int,
+def _overtrump(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: Seat, card: CardIndex,
                top: int) -> list[Problem]:
     strength = record.ruleset.strength
     proof = _later_card(replay, trick.number, seat, lambda c: SUIT[c] == TRUMP and strength[c] > top)
@@ -442,7 +464,7 @@ def _overtrump(record: HandRecord, replay: Replay, trick: PlayedTrick, seat: int
 # --- captured piles and counting cards ----------------------------------------
 
 
-def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> PileShape | Problem:
+def pile_shape(record: HandRecord, sizes: list[int], fool_seat: Seat | None) -> PileShape | Problem:
     """Read the Fool's exchange from pile sizes, or the ``pile_sizes`` error."""
     rules, n = record.ruleset, len(record.players)
     dealer = record.players.index(record.dealer)
@@ -458,7 +480,7 @@ def pile_shape(record: HandRecord, sizes: list[int], fool_seat: int | None) -> P
         if rest[other] == n - 1:
             # forfeited (saari) when the Fool's pile, less the dealer's discards, is the Fool alone
             alone = sizes[fool_seat] - (rules.talon if fool_seat == dealer else 0) == 1
-            return PileShape(fool_seat, other, rules.fool_forfeit and alone)
+            return PileShape(fool_seat, Seat(other), rules.fool_forfeit and alone)
     shown = ", ".join(f"{p} {s}" for p, s in zip(record.players, sizes, strict=True))
     return problem("pile_sizes", ERROR, "pile_sizes.shape", sizes=shown, players=n)
 
@@ -468,11 +490,12 @@ def _check_captured(record: HandRecord) -> Validation:
     problems = _pack_once(record, [c for p in record.players for c in piles[p]])
     if problems:
         return Validation(tuple(problems))
-    fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in piles[p]), None)
+    fool = next((Seat(i) for i, p in enumerate(record.players) if FOOL_INDEX in piles[p]), None)
     return _with_shape(record, piles, pile_shape(record, [len(piles[p]) for p in record.players], fool))
 
 
-def _with_shape(record: HandRecord, piles: Mapping[str, tuple[int, ...]], shape: PileShape | Problem) -> Validation:
+def _with_shape(record: HandRecord, piles: Mapping[str, tuple[CardIndex, ...]],
+                shape: PileShape | Problem) -> Validation:
     """The piles' shape read once: kept for the count, or the ``pile_sizes`` error."""
     if isinstance(shape, Problem):
         return Validation((shape,))
@@ -480,7 +503,7 @@ def _with_shape(record: HandRecord, piles: Mapping[str, tuple[int, ...]], shape:
     return Validation(tuple(claim), shape=None if claim else shape)
 
 
-def _ultimo_claim(record: HandRecord, piles: Mapping[str, tuple[int, ...]], shape: PileShape) -> list[Problem]:
+def _ultimo_claim(record: HandRecord, piles: Mapping[str, tuple[CardIndex, ...]], shape: PileShape) -> list[Problem]:
     """The ``ultimo`` winner a ``captured`` or ``honours`` record names must hold what the bonus
     needs: the Bagatto, or with ``"bagatto_or_fool"`` the Bagatto or the Fool (a forfeited Fool
     counting as its receiver's)."""
@@ -501,8 +524,9 @@ def _ultimo_claim(record: HandRecord, piles: Mapping[str, tuple[int, ...]], shap
     return [problem("ultimo_claim", ERROR, "ultimo_claim.bagatto", player=name)]
 
 
-def _pack_once(record: HandRecord, cards: list[int], expected: tuple[int, ...] | None = None) -> list[Problem]:
-    seen: dict[int, int] = {}
+def _pack_once(record: HandRecord, cards: Sequence[CardIndex],
+               expected: tuple[CardIndex, ...] | None = None) -> list[Problem]:
+    seen: dict[CardIndex, int] = {}
     for c in cards:
         seen[c] = seen.get(c, 0) + 1
     problems = [
@@ -514,7 +538,7 @@ def _pack_once(record: HandRecord, cards: list[int], expected: tuple[int, ...] |
     return problems
 
 
-def counting_cards(rules: Ruleset) -> tuple[int, ...]:
+def counting_cards(rules: Ruleset) -> tuple[CardIndex, ...]:
     """The cards worth more than 1 in the ruleset's pack, in pack order."""
     return tuple(c for c in rules.pack_order if VALUE[c] > 1)
 
@@ -538,7 +562,7 @@ def _check_honours(record: HandRecord) -> Validation:
                                 count=len(honours[p])))
     if problems:
         return Validation(tuple(problems))
-    fool = next((i for i, p in enumerate(record.players) if FOOL_INDEX in honours[p]), None)
+    fool = next((Seat(i) for i, p in enumerate(record.players) if FOOL_INDEX in honours[p]), None)
     return _with_shape(record, honours, pile_shape(record, [sizes[p] for p in record.players], fool))
 
 

@@ -18,7 +18,8 @@ from flask_babel import Babel, format_currency, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from ..engine.cardnames import aliases
+from ..engine.cardnames import DEFAULT_LANGUAGE, aliases
+from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
 from ..engine.cards import register_aliases
 from ..engine.numbers import fraction_text
 from ..storage import db as database
@@ -26,7 +27,8 @@ from ..storage import db as database
 ROOT = Path(__file__).resolve().parent.parent.parent
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 """The catalogues ship inside the package (scorer/translations/<lang>/LC_MESSAGES/messages.mo)."""
-LANGUAGES = ("en", "it", "de", "fi", "es")
+LANGUAGES = (DEFAULT_LANGUAGE, *(code for code in ENGINE_LANGUAGES if code != DEFAULT_LANGUAGE))
+"""The engine's languages, the default first (what a browser that states no preference gets)."""
 MAX_UPLOAD_BYTES = 1024 * 1024
 
 csrf = CSRFProtect()
