@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from scorer.engine.cards import card_name, parse_index
+
 FIXTURES = Path(__file__).parent / "fixtures"
 NAMES = sorted(p.stem for p in (FIXTURES / "hands").glob("*.json"))
 
@@ -63,6 +65,9 @@ def test_fixture(name: str, results: dict[str, dict]) -> None:
         for field in ("trick", "player"):
             if field in problem:
                 assert str(problem[field]) in problem["message"]
+        if "card" in problem:  # by its code or its name ("the Cavalier of Batons")
+            name = card_name(parse_index(problem["card"]))
+            assert problem["card"] in problem["message"] or name.lower() in problem["message"].lower()
     errors = {p["code"] for p in want["problems"] if p["severity"] == "error"}
     if errors:
         assert errors <= {p["code"] for p in got["problems"]}

@@ -94,3 +94,18 @@ def test_the_engine_imports_without_a_cycle() -> None:
         run = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False)
         assert run.returncode == 0, (module, run.stderr)
     assert "from ." not in (SCORER / "messages.py").read_text()
+
+
+def test_the_engine_loads_only_the_standard_library() -> None:
+    """Issue 10: the engine is standard library only; importing all of it loads nothing else."""
+    import subprocess
+    import sys
+
+    modules = ", ".join(f"scorer.engine.{p.stem}" for p in sorted(SCORER.glob("*.py")) if p.stem != "__init__")
+    code = (f"import sys; before = set(sys.modules); import {modules}; "
+            "print('\\n'.join(sorted({m.split('.')[0] for m in set(sys.modules) - before})))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(run.stdout.split())  # what importing the engine added, by top-level package
+    assert "scorer" in loaded
+    foreign = loaded - set(sys.stdlib_module_names) - {"scorer"}
+    assert not foreign, foreign
