@@ -120,3 +120,8 @@ def test_hands_after_the_end_are_listed_but_not_counted() -> None:
     data = table.to_dict()
     assert [h.get("counted", True) for h in data["hands"]] == [True, False, False]
     assert data["players"][0] == {"name": "Anna", "total": 24}
+    # RECORD.md: the next dealer also once the match is finished (a table may play on)
+    assert data["finished"] is True and data["next_dealer"] == "Anna"
+    ended_early = judge(parse_match({"players": ["Anna", "Bruno", "Carla"], "first_dealer": "Anna",
+                                     "end": {"target": 20}, "hands": hands[:2]}))
+    assert ended_early.finished and ended_early.next_dealer == "Carla"
