@@ -122,6 +122,17 @@ def test_pasted_hand_with_other_players_is_refused(client: FlaskClient) -> None:
     assert "are not this match" in response.get_data(as_text=True).replace("&#39;", "'")
 
 
+def test_a_hand_under_other_rules_is_refused_and_the_same_rules_however_written_taken(client: FlaskClient) -> None:
+    names = ("Anna", "Bruno", "Carla", "Dario")
+    token = start_match(client, names, preset="classic", deal="four")
+    hand = {"players": list(names), "dealer": "Anna", "points": {"Anna": 30, "Bruno": 20, "Carla": 18, "Dario": 10}}
+    refused = submit(client, f"/m/{token}/import", {"text": json.dumps({**hand, "ruleset": "four"})})
+    assert refused.status_code == 400
+    assert "The file&#39;s rules are not this match&#39;s rules." in refused.get_data(as_text=True)
+    spelled_out = {"preset": "classic", "deal": "four", "top_trump": "T20", "overtrump": False}
+    assert submit(client, f"/m/{token}/import", {"text": json.dumps({**hand, "ruleset": spelled_out})}).status_code == 302
+
+
 def test_pasted_hand_without_players_takes_the_match_players(client: FlaskClient) -> None:
     token = start_match(client)
     text = json.dumps({"dealer": "Anna", "points": {"Anna": "58/3", "Bruno": "80/3", "Carla": 32}})

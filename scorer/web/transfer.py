@@ -17,7 +17,7 @@ from wtforms import TextAreaField
 
 from ..engine.errors import ScartoError
 from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
-from ..engine.rulesets import ruleset_spec
+from ..engine.rulesets import find_ruleset
 from ..engine.scoring import score_hand
 from ..storage import store
 from . import get_db
@@ -99,7 +99,8 @@ def import_hand(token: str) -> Any:
             if list(record.players) != row.players:
                 raise ScartoError(_("The file's players (%(file)s) are not this match's (%(match)s), in this order.",
                                     file=", ".join(record.players), match=", ".join(row.players)))
-            if ruleset_spec(record.ruleset) != row.settings.get("ruleset", "classic"):
+            # the same rules, however written (a match stored before issue 11 spells out every switch)
+            if record.ruleset.switches() != find_ruleset(row.settings.get("ruleset")).switches():
                 raise ScartoError(_("The file's rules are not this match's rules."))
         except ScartoError as exc:
             errors.append(read_error_text(exc))
