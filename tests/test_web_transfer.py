@@ -130,7 +130,8 @@ def test_a_hand_under_other_rules_is_refused_and_the_same_rules_however_written_
     assert refused.status_code == 400
     assert "The file&#39;s rules are not this match&#39;s rules." in refused.get_data(as_text=True)
     spelled_out = {"preset": "classic", "deal": "four", "top_trump": "T20", "overtrump": False}
-    assert submit(client, f"/m/{token}/import", {"text": json.dumps({**hand, "ruleset": spelled_out})}).status_code == 302
+    taken = submit(client, f"/m/{token}/import", {"text": json.dumps({**hand, "ruleset": spelled_out})})
+    assert taken.status_code == 302
 
 
 def test_pasted_hand_without_players_takes_the_match_players(client: FlaskClient) -> None:
