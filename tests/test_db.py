@@ -202,10 +202,12 @@ def test_an_old_database_keeps_its_links_through_migration_2(tmp_path: Path) -> 
         store.find_match(old, "edit-token-of-an-old-matcH")
 
 
-def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_upgrade(tmp_path: Path) -> None:
-    """Issue 11: ``four`` took the rule sheet's switches. A match stored with it before the change (the
-    schema before that migration, rows as the old code wrote them) keeps the classic switches it was
-    played under, scores as before, and each hand's history says so."""
+@pytest.mark.parametrize("preset", ["four", "piccolo"])
+def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_upgrade(tmp_path: Path,
+                                                                                      preset: str) -> None:
+    """Issue 11: ``four`` and ``piccolo`` took the rule sheet's switches. A match stored with one before
+    the change (the schema before that migration, rows as the old code wrote them) keeps the classic
+    switches it was played under, scores as before, and each hand's history says so."""
     import json
     import random
     from dataclasses import replace
@@ -217,12 +219,12 @@ def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_up
     from scorer.engine.standings import standings
     from scorer.storage.db import MIGRATIONS, _m003_rules_kept_for_four_and_piccolo, connect, migrate
 
-    old_four = find_ruleset({"preset": "classic", "deal": "four"})  # the switches "four" had
+    old_four = find_ruleset({"preset": "classic", "deal": preset})  # the switches it had
     rng = random.Random(11)
     played = []
     while len(played) < 4:  # hands the new ``four`` scores otherwise (XX against XXI, the Fool's last trick)
         record = simulate_hand(old_four, rng, leaders=False)
-        if score_hand(replace(record, ruleset=PRESETS["four"])).scores() != score_hand(record).scores():
+        if score_hand(replace(record, ruleset=PRESETS[preset])).scores() != score_hand(record).scores():
             played.append(record)
     before = [score_hand(record).scores() for record in played]
 
@@ -233,7 +235,7 @@ def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_up
         for number, migration in enumerate(MIGRATIONS[:upgrade], start=1):
             migration(db)
             db.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", [number])
-        settings = {"format": "scarto-match/1", "ruleset": "four", "players": list(NAMES[:4]),
+        settings = {"format": "scarto-match/1", "ruleset": preset, "players": list(NAMES[:old_four.players]),
                     "first_dealer": "Anna", "settle": "per_point"}
         db.execute("INSERT INTO matches (edit_token, view_token, edit_key, view_key, settings, created_at, "
                    "updated_at) VALUES ('e-old', 'v-old', ?, ?, ?, 'x', 'x')",
@@ -248,11 +250,11 @@ def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_up
 
     row, _ = store.find_match(db, "e-old")
     assert row.settings["ruleset"] == {
-        "preset": "four", "top_trump": "T20", "discard": "classic", "fool_discard": "restricted",
+        "preset": preset, "top_trump": "T20", "discard": "classic", "fool_discard": "restricted",
         "first_lead": "after_dealer", "overtrump": False, "fool_last_trick": "kept", "fool_forfeit": False,
-        "ultimo": False, "deal": "four"}
+        "ultimo": False, "deal": preset}
     match = store.match_record(db, row)
-    assert match.ruleset == replace(old_four, preset="four")
+    assert match.ruleset == replace(old_four, preset=preset)
     assert [line.scores for line in standings(match).lines] == before
     for hand in store.list_hands(db, row.id):
         history = store.revisions(db, hand.id)
@@ -260,4 +262,30 @@ def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_up
         assert history[1].record == history[0].record and hand.version == 2
     assert migrate(db) == len(MIGRATIONS)  # applied once
     assert len(store.revisions(db, 1)) == 2
+    db.conn.close()
+
+
+def test_the_upgrade_keeps_a_switch_the_old_match_changed_and_leaves_other_matches_alone(tmp_path: Path) -> None:
+    import json
+
+    from scorer.storage.db import MIGRATIONS, _m003_rules_kept_for_four_and_piccolo, connect, migrate
+
+    db = connect(tmp_path / "old.sqlite")
+    db.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    with db.atomic():
+        for number, migration in enumerate(MIGRATIONS[:MIGRATIONS.index(_m003_rules_kept_for_four_and_piccolo)],
+                                           start=1):
+            migration(db)
+            db.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", [number])
+        for n, ruleset in enumerate([{"preset": "four", "ultimo": True}, "classic", "rulesheet"], start=1):
+            settings = {"ruleset": ruleset, "players": ["A", "B", "C", "D"][:4 if n == 1 else 3],
+                        "first_dealer": "A"}
+            db.execute("INSERT INTO matches (edit_token, view_token, edit_key, view_key, settings, created_at, "
+                       "updated_at) VALUES (?, ?, ?, ?, ?, 'x', 'x')",
+                       [f"e{n}", f"v{n}", database.token_key(f"e{n}"), database.token_key(f"v{n}"),
+                        json.dumps(settings)])
+    migrate(db)
+    rulesets = [json.loads(row[0])["ruleset"] for row in db.execute("SELECT settings FROM matches ORDER BY id")]
+    assert rulesets[0]["ultimo"] is True and rulesets[0]["overtrump"] is False and rulesets[0]["deal"] == "four"
+    assert rulesets[1:] == ["classic", "rulesheet"]
     db.conn.close()
