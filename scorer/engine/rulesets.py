@@ -3,6 +3,8 @@
 A :class:`Ruleset` is a frozen dataclass; the presets live in :data:`PRESETS` and
 :func:`find_ruleset` turns a record's ``ruleset`` value (a name or an object of
 switches) into one, raising :class:`UnknownRuleset` for anything RULES.md lacks.
+The ``deal`` switch (:data:`DEALS`) fixes the players, cards, talon and pack; the other
+switches are the reading of the rules, so any preset can be played with any deal.
 """
 
 from __future__ import annotations
