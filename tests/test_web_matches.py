@@ -60,6 +60,14 @@ def test_same_name_twice_is_refused(client: FlaskClient) -> None:
     assert "Each player needs a different name." in response.get_data(as_text=True)
 
 
+def test_a_name_that_differs_only_by_an_invisible_character_is_the_same_name(client: FlaskClient) -> None:
+    response = submit(client, "/new", {"preset": "classic", "player_1": "Anna", "player_2": "An\u200bna",
+                                       "player_3": "Carla", "first_dealer": "1", "end_kind": "hands",
+                                       "settle": "per_point"})
+    assert response.status_code == 400
+    assert "Each player needs a different name." in response.get_data(as_text=True)
+
+
 def test_bad_stake_is_refused_with_a_message(client: FlaskClient) -> None:
     response = submit(client, "/new", {"preset": "classic", "player_1": "A", "player_2": "B", "player_3": "C",
                                        "first_dealer": "1", "end_kind": "hands", "settle": "per_point",

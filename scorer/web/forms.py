@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
-from ..engine.records import MATCH_FORMAT
+from ..engine.records import MATCH_FORMAT, player_name
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, value_label
 
@@ -131,7 +131,7 @@ class MatchForm(FlaskForm):
         problem = None
         if not all(names):
             problem = _l("Enter the names of all %(n)s players, in seating order.", n=ruleset.players)
-        elif len({n.casefold() for n in names}) != len(names):
+        elif len({player_name(n).casefold() for n in names}) != len(names):  # "Anna" and "Anna\u200b" too
             problem = _l("Each player needs a different name.")
         if problem is not None:
             self.player_1.errors = [*self.player_1.errors, problem]
