@@ -92,7 +92,7 @@ def parse_cards(text: str, rules: Ruleset, field: str, whose: str) -> list[int]:
             raise EntryError(field, _("%(whose)s: “%(card)s” is not a card.", whose=whose, card=token))
         if card not in rules.pack:
             raise EntryError(field, _("%(whose)s: %(card)s is not in the %(preset)s pack.",
-                                      whose=whose, card=CODES[card], preset=rules.preset))
+                                      whose=whose, card=CODES[card], preset=rules.name))
         cards.append(card)
     return cards
 
