@@ -22,6 +22,7 @@ from scorer.engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset, find_ruleset
 from scorer.engine.scoring import HandResult, score_hand
 from scorer.engine.simulation import (
     VIOLATIONS,
+    Injected,
     captured_form,
     captured_piles,
     honours_form,
@@ -171,13 +172,11 @@ def test_simulated_hands(preset: str, seed: int, leaders: bool, listed_discard: 
         assert _second_description(record, order) == {p: c.card_points for p, c in counts.items()}
 
 
-@pytest.mark.parametrize("preset", list(PRESETS))
-@settings(max_examples=50, deadline=None)
-@given(seed=SEEDS, code=st.sampled_from(VIOLATIONS))
-def test_one_injected_illegal_card_is_reported_exactly_once(preset: str, seed: int, code: str) -> None:
-    rules = PRESETS[preset]
+def _one_breach(rules: Ruleset, seed: int, code: str) -> tuple[Injected, HandResult]:
+    """A legal hand with one illegal card of kind ``code`` (``overtrump`` switched on for that kind),
+    and its result, which must report exactly that card."""
     if code == "failed_to_overtrump" and not rules.overtrump:
-        rules = find_ruleset({"preset": preset, "overtrump": True})
+        rules = replace(rules, overtrump=True)
     rng = random.Random(seed)
     for _ in range(40):  # not every hand allows every kind of breach; another one will
         injected = inject_violation(simulate_hand(rules, rng), rng, code)
@@ -187,6 +186,14 @@ def test_one_injected_illegal_card_is_reported_exactly_once(preset: str, seed: i
     result = score_hand(injected.record)
     got = [(p.code, p.severity, p.trick, p.player, p.card) for p in result.problems]
     assert got == [(code, "violation", injected.trick, injected.player, injected.card)]
+    return injected, result
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@settings(max_examples=50, deadline=None)
+@given(seed=SEEDS, code=st.sampled_from(VIOLATIONS))
+def test_one_injected_illegal_card_is_reported_exactly_once(preset: str, seed: int, code: str) -> None:
+    injected, result = _one_breach(PRESETS[preset], seed, code)
     seat = injected.record.players.index(injected.player)
     assert violations(injected.record) == [(code, injected.trick, seat, injected.card)]  # the full check agrees
     problem = result.problems[0]
@@ -242,17 +249,7 @@ def test_the_ruleset_strategy_reaches_every_switch_value() -> None:
 @given(rules=_rulesets(), seed=SEEDS, code=st.sampled_from(VIOLATIONS))
 def test_one_injected_breach_under_any_ruleset_is_found_exactly_once(rules: Ruleset, seed: int,
                                                                       code: str) -> None:
-    if code == "failed_to_overtrump" and not rules.overtrump:
-        rules = replace(rules, overtrump=True)
-    rng = random.Random(seed)
-    for _ in range(40):
-        injected = inject_violation(simulate_hand(rules, rng), rng, code)
-        if injected is not None:
-            break
-    assert injected is not None
-    result = score_hand(injected.record)
-    got = [(p.code, p.severity, p.trick, p.player, p.card) for p in result.problems]
-    assert got == [(code, "violation", injected.trick, injected.player, injected.card)]
+    injected, result = _one_breach(rules, seed, code)
     _check_totals(result)
     for name, form in _forms(injected.record).items():  # the other forms cannot show it, and agree
         assert score_hand(form).scores() == result.scores(), name

@@ -15,7 +15,7 @@ from typing import Any
 from .cards import BAGATTO_INDEX, CODES, FOOL_INDEX, VALUE, CardIndex
 from .numbers import fraction_json
 from .records import HandRecord
-from .validation import PileShape, Problem, Replay, Validation, fool_kept, validate
+from .validation import Findings, PileShape, Problem, Replay, Validation, fool_kept, validate
 
 ULTIMO_BONUS = 5
 
@@ -72,7 +72,7 @@ class PlayerCount:
 
 
 @dataclass(frozen=True)
-class HandResult:
+class HandResult(Findings):
     """A record judged: its problems and, when it can be scored, every player's count."""
 
     record: HandRecord
@@ -84,16 +84,6 @@ class HandResult:
     @property
     def scored(self) -> bool:
         return self.counts is not None
-
-    @property
-    def errors(self) -> tuple[Problem, ...]:
-        """The problems that stop the count (RECORD.md: a record with any is given its errors only)."""
-        return tuple(p for p in self.problems if p.is_error)
-
-    @property
-    def has_errors(self) -> bool:
-        """Whether the record could not be scored for its errors."""
-        return any(p.is_error for p in self.problems)
 
     @property
     def deck_total(self) -> Fraction:

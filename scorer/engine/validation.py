@@ -140,23 +140,29 @@ class PileShape:
     forfeit: bool
 
 
+class Findings:
+    """What a check or a count found, asked one way: its errors, and whether it has any."""
+
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        """The problems that stop the count (RECORD.md: a record with any is given its errors only)."""
+        return tuple(p for p in self.problems if p.is_error)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.is_error for p in self.problems)
+
+
 @dataclass(frozen=True)
-class Validation:
+class Validation(Findings):
     """What the check found; ``replay`` is set for a full record without errors, ``shape`` for
     captured piles or counting cards without errors (what their sizes say of the Fool's exchange)."""
 
     problems: tuple[Problem, ...]
     replay: Replay | None = None
     shape: PileShape | None = None
-
-    @property
-    def errors(self) -> tuple[Problem, ...]:
-        """The problems that stop the count (a record with any cannot be scored)."""
-        return tuple(p for p in self.problems if p.is_error)
-
-    @property
-    def has_errors(self) -> bool:
-        return any(p.is_error for p in self.problems)
 
     def is_valid(self) -> bool:
         """Strict: no problem at all."""
