@@ -131,3 +131,20 @@ def test_stored_hand_audit(client: FlaskClient) -> None:
 def test_huge_numbers_in_the_address_never_fail(client: FlaskClient, query: str) -> None:
     link = _audit_link(client, "classic-valid-1")
     assert client.get(link + query).status_code == 200
+
+
+def test_the_audit_names_the_deal_and_the_ultimo_choice_where_they_differ_from_the_preset(
+        client: FlaskClient) -> None:
+    """Issue 11: a classic hand played four-handed says so on the audit page and its PDF."""
+    import subprocess
+
+    link = _audit_link(client, "classic-four-valid")
+    page = client.get(link + "?lang=it").get_data(as_text=True)
+    assert "Distribuzione: quattro giocatori: 19 carte a testa, un monte di 2 carte" in page
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=client.get(link + ".pdf").data,
+                          capture_output=True, check=True).stdout.decode()
+    assert "Distribuzione: quattro giocatori: 19 carte a testa" in " ".join(text.split())  # the page's language
+    record = json.loads((FIXTURES / "ultimo-fool-tricks.json").read_text())
+    response = submit(client, "/audit", {"text": json.dumps(record)})
+    page = client.get(response.headers["Location"] + "?lang=de").get_data(as_text=True)
+    assert "der Bagatto oder der Narr im letzten Stich genommen" in page
