@@ -12,7 +12,8 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, FOOL_INDEX, RANK, ROMAN, SUIT, WORLD_INDEX
+from .cards import ANGEL_INDEX, BAGATTO_INDEX, FIRST_SUIT_CARD, FOOL_INDEX, INDICES, RANK, ROMAN, SUIT, WORLD_INDEX
+from .cards import TRUMPS as TRUMP_COUNT
 
 LANGUAGES = ("it", "en", "de", "fi", "es")
 """The languages of the pages, the sheets and the card names, in RECORD.md's order (a match file's
@@ -92,7 +93,7 @@ def full_name(index: int, language: str | None = "en", pack: str | None = "itali
         return words["fool"]
     if index in special:  # the named trumps keep their numeral: players call them both ways
         return f"{words[special[index]]} ({ROMAN[index]})"
-    if index < 21:
+    if index < TRUMP_COUNT:
         return f"{words['trump']} {ROMAN[index]}"
     rank = RANK[index]
     rank_word = COURTS[lang].get(rank, rank)
@@ -117,7 +118,7 @@ def short_name(index: int, language: str | None = "en", pack: str | None = "ital
     lang, kind = _lang(language), _pack(pack)
     if index == FOOL_INDEX:
         return TRUMPS[lang]["fool"].split()[-1]
-    if index < 21:
+    if index < TRUMP_COUNT:
         return ROMAN[index]
     rank = RANK[index]
     letter = _COURT_LETTERS[lang].get(rank, "A" if rank == "1" else rank)
@@ -144,7 +145,7 @@ def aliases() -> dict[str, int]:
                     "Jätkä": "J", "Page": "J", "Valet": "J", "Page Boy": "J", "Bauer": "J", "Unter": "J",
                     "Caballero": "C", "Ober": "C", "Fante": "J", "Asso": "1", "Ace": "1", "As": "1"}
     for lang in LANGUAGES:
-        for index in range(78):
+        for index in INDICES:
             for kind in PACKS:
                 add(full_name(index, lang, kind), index)
         words = TRUMPS[lang]
@@ -152,9 +153,9 @@ def aliases() -> dict[str, int]:
                            ("world", WORLD_INDEX)):
             add(words[key], index)
             add(words[key].split()[-1].replace("l'", ""), index)
-        for n in range(21):
+        for n in range(TRUMP_COUNT):
             add(f"{words['trump']} {n + 1}", n)
-    for index in range(22, 78):
+    for index in INDICES[FIRST_SUIT_CARD:]:
         rank = RANK[index]
         for lang in LANGUAGES:
             rank_words = {COURTS[lang].get(rank, rank)} | {w for w, r in extra_courts.items() if r == rank}
