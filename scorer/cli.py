@@ -119,7 +119,7 @@ def _pdf(args: argparse.Namespace) -> int:
     try:
         # WeasyPrint is imported only when a PDF is made; imported by name so that the
         # core type-checks without the app's dependencies
-        pdf_module = importlib.import_module(".sheets.pdf", __package__)
+        pdf_module = importlib.import_module(".sheets.render", __package__)
     except ImportError:
         print("scarto: PDF output needs the app's dependencies (make install)", file=sys.stderr)
         return 2

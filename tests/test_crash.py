@@ -18,10 +18,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from scorer.engine.records import parse_hand
 from scorer.engine.scoring import score_hand
 from scorer.engine.validation import ERROR
 from tests.serverutil import Client, Server, csrf_token, hidden
+
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 KILLS = 10
 PLAYERS = ["Anna", "Bruno", "Carla"]

@@ -26,6 +26,8 @@ from scorer.web import LANGUAGES, get_db
 from scorer.web.audit import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
 
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
+
 LIMIT = 40 * 1024
 HOST = "scarto.test"
 NOT_PAGES = {"static"}

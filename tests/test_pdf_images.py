@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from scorer.engine.records import parse_match
 from scorer.sheets.charts import COLOURS
-from scorer.sheets.pdf import match_sheet_pdf
+from scorer.sheets.render import match_sheet_pdf
 from tests.matchutil import points_match
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="make test installs poppler-utils")

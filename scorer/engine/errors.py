@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Self
 
+from .read_messages import render_read
+
 
 class ScartoError(ValueError):
     """Base of the core's errors; ``code`` is stable, ``message`` is for people."""
@@ -36,9 +38,6 @@ class ReadError(ScartoError):
     @classmethod
     def of(cls, key: str, where: str, /, **params: Any) -> Self:
         """The error told by template ``key``, in English, keeping key and parameters for the pages."""
-        # imported here: the messages name cards, and reading a card raises ReadError
-        from .messages import render_read
-
         return cls(render_read(key, params), where, key=key, params=params)
 
 

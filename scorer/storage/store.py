@@ -6,22 +6,28 @@ which version they saw; a save against a newer version raises :class:`Conflict`
 carrying what was saved, so two phones never overwrite each other.
 
 Hand records are stored in the in-match form of ``scarto-match/1`` and read
-back through the core's parser, so the database can never hold a record the
-file format could not.
+back through the engine's parser, so the database can never hold a record the
+file format could not. A stored hand comes back as a :class:`HandRow` whose
+:attr:`~HandRow.parsed` is the engine's ``HandRecord`` (read once, when first
+asked for); a record a newer engine refuses gives its read error
+(:attr:`~HandRow.error`) next to the raw value (:attr:`~HandRow.record`) instead.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 import sqlite_utils
 
-from ..engine.records import MatchRecord, hand_to_dict, match_to_dict, parse_hand, parse_match
+from ..engine.errors import ScartoError
+from ..engine.records import HandRecord, MatchRecord, match_to_dict, parse_hand, parse_match
 from .db import token_key
 
 TOKEN_BYTES = 18
@@ -62,9 +68,37 @@ class MatchRow:
         return list(self.settings["players"])
 
 
+class _Stored:
+    """A stored in-match record, read by the engine when first asked for."""
+
+    record: dict[str, Any]
+    settings: dict[str, Any]
+
+    @cached_property
+    def _read(self) -> HandRecord | ScartoError:
+        try:
+            return parse_hand(hand_record_data(self.settings, self.record))
+        except ScartoError as exc:  # stored under an older engine: the error, not a failure
+            return exc
+
+    @property
+    def parsed(self) -> HandRecord:
+        """The record as the engine reads it; raises the read error of a record it refuses."""
+        read = self._read
+        if isinstance(read, ScartoError):
+            raise read
+        return read
+
+    @property
+    def error(self) -> ScartoError | None:
+        """Why the engine refuses the stored record (None when it reads it)."""
+        read = self._read
+        return read if isinstance(read, ScartoError) else None
+
+
 @dataclass(frozen=True)
-class HandRow:
-    """A stored hand: its in-match record, version and whether it is deleted."""
+class HandRow(_Stored):
+    """A stored hand: its in-match record (raw, and :attr:`parsed`), version and whether it is deleted."""
 
     id: int
     key: str
@@ -74,16 +108,19 @@ class HandRow:
     deleted_at: str | None
     created_at: str
     updated_at: str
+    settings: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """The match's settings (players, ruleset) the record is read against."""
 
 
 @dataclass(frozen=True)
-class Revision:
+class Revision(_Stored):
     """One saved state of a hand, with what made it."""
 
     version: int
     action: str
     record: dict[str, Any]
     created_at: str
+    settings: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def now() -> str:
@@ -149,10 +186,14 @@ def _match_row(row: dict[str, Any]) -> MatchRow:
 
 
 def match_record(db: sqlite_utils.Database, match: MatchRow, hands: list[HandRow] | None = None) -> MatchRecord:
-    """The match with its current hands (read here unless the caller has them), as the core reads it."""
-    data = dict(match.settings)
-    data["hands"] = [h.record for h in (hands if hands is not None else list_hands(db, match.id))]
-    return parse_match(data)
+    """The match with its current hands (read here unless the caller has them), as the engine reads it.
+
+    Each hand is the row's :attr:`HandRow.parsed` (read once); the read error of a
+    hand the engine refuses is raised.
+    """
+    rows = hands if hands is not None else list_hands(db, match.id)
+    settings = parse_match({**match.settings, "hands": []})
+    return dataclasses.replace(settings, hands=tuple(h.parsed for h in rows))
 
 
 def match_data(db: sqlite_utils.Database, match: MatchRow) -> dict[str, Any]:
@@ -160,33 +201,36 @@ def match_data(db: sqlite_utils.Database, match: MatchRow) -> dict[str, Any]:
     return match_to_dict(match_record(db, match))
 
 
-def hand_record_data(match: MatchRow, record: dict[str, Any]) -> dict[str, Any]:
-    """A stored in-match hand as a stand-alone ``scarto-hand/1`` value."""
-    return {"format": "scarto-hand/1", "ruleset": match.settings.get("ruleset", "classic"),
-            "players": match.players, **record}
-
-
-def canonical_hand(match: MatchRow, data: dict[str, Any]) -> dict[str, Any]:
-    """Parse an in-match hand value against the match and write it canonically (ReadError if bad)."""
-    record = parse_hand(hand_record_data(match, data))
-    return hand_to_dict(record, in_match=True)
+def hand_record_data(match: MatchRow | dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """An in-match hand of the match (or of its settings) as a stand-alone ``scarto-hand/1`` value."""
+    settings = match.settings if isinstance(match, MatchRow) else match
+    return {"format": "scarto-hand/1", "ruleset": settings.get("ruleset", "classic"),
+            "players": list(settings["players"]), **record}
 
 
 # --- hands -----------------------------------------------------------------------
 
 
+def _settings(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
+    """The match's settings, which its stored hands are read against (empty if no such match)."""
+    rows = list(db.query("SELECT settings FROM matches WHERE id = ?", [match_id]))
+    return json.loads(rows[0]["settings"]) if rows else {}
+
+
 def list_hands(db: sqlite_utils.Database, match_id: int, *, deleted: bool = False) -> list[HandRow]:
     """The match's hands in playing order (deleted ones only when asked)."""
     where = "" if deleted else " AND deleted_at IS NULL"
+    settings = _settings(db, match_id)
     rows = db.query(f"SELECT * FROM hands WHERE match_id = ?{where} ORDER BY position, id", [match_id])
-    return [_hand_row(r) for r in rows]
+    return [_hand_row(r, settings) for r in rows]
 
 
 def deleted_hands(db: sqlite_utils.Database, match_id: int) -> list[HandRow]:
     """The match's deleted hands, most recently deleted first (each can be brought back)."""
+    settings = _settings(db, match_id)
     rows = db.query("SELECT * FROM hands WHERE match_id = ? AND deleted_at IS NOT NULL "
                     "ORDER BY deleted_at DESC, id DESC", [match_id])
-    return [_hand_row(r) for r in rows]
+    return [_hand_row(r, settings) for r in rows]
 
 
 def get_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
@@ -194,12 +238,12 @@ def get_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
     rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND key = ?", [match_id, key]))
     if not rows:
         raise NotFound("no such hand")
-    return _hand_row(rows[0])
+    return _hand_row(rows[0], _settings(db, match_id))
 
 
-def _hand_row(row: dict[str, Any]) -> HandRow:
+def _hand_row(row: dict[str, Any], settings: dict[str, Any]) -> HandRow:
     return HandRow(row["id"], row["key"], row["position"], json.loads(row["record"]), row["version"],
-                   row["deleted_at"], row["created_at"], row["updated_at"])
+                   row["deleted_at"], row["created_at"], row["updated_at"], settings)
 
 
 def _touch(db: sqlite_utils.Database, match_id: int, stamp: str) -> None:
@@ -252,7 +296,7 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
         positions = list(db.query("SELECT MAX(position) AS p FROM hands WHERE match_id = ?", [match_id]))
         position = (positions[0]["p"] or 0) + 1
         hand_id = _insert_hand(db, match_id, position, record, stamp)
-    return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))))
+    return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))), _settings(db, match_id))
 
 
 def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
@@ -302,6 +346,12 @@ def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version
         return _change(db, match_id, key, expected_version, "restore", old.record, False)
 
 
+def _hand_settings(db: sqlite_utils.Database, hand_id: int) -> dict[str, Any]:
+    rows = list(db.query("SELECT m.settings FROM hands h JOIN matches m ON m.id = h.match_id WHERE h.id = ?",
+                         [hand_id]))
+    return json.loads(rows[0]["settings"]) if rows else {}
+
+
 def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revision:
     """One saved state of a hand; NotFound if the hand never had that version."""
     if not 0 < version < 2**63:  # beyond SQLite's integers: no such revision, not an OverflowError
@@ -309,14 +359,15 @@ def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revis
     rows = list(db.query("SELECT * FROM revisions WHERE hand_id = ? AND version = ?", [hand_id, version]))
     if not rows:
         raise NotFound("no such revision")
-    return _revision_row(rows[0])
+    return _revision_row(rows[0], _hand_settings(db, hand_id))
 
 
 def revisions(db: sqlite_utils.Database, hand_id: int) -> list[Revision]:
     """Every saved state of a hand, oldest first."""
+    settings = _hand_settings(db, hand_id)
     rows = db.query("SELECT * FROM revisions WHERE hand_id = ? ORDER BY version", [hand_id])
-    return [_revision_row(r) for r in rows]
+    return [_revision_row(r, settings) for r in rows]
 
 
-def _revision_row(row: dict[str, Any]) -> Revision:
-    return Revision(row["version"], row["action"], json.loads(row["record"]), row["created_at"])
+def _revision_row(row: dict[str, Any], settings: dict[str, Any]) -> Revision:
+    return Revision(row["version"], row["action"], json.loads(row["record"]), row["created_at"], settings)

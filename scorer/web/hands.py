@@ -21,20 +21,17 @@ from werkzeug.exceptions import HTTPException
 from ..engine.cards import CODES, SUIT
 from ..engine.errors import ScartoError
 from ..engine.messages import N_
-from ..engine.records import HandRecord, fraction_text, parse_hand
+from ..engine.play import play_state
+from ..engine.records import HandRecord, fraction_text, hand_to_dict, parse_hand
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
-from ..engine.validation import ERROR, Problem, next_leader, validate
+from ..engine.validation import ERROR, Problem
 from ..storage import store
-from . import get_db
-from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
+from .context import MatchView, get_db, load_match, match_view
+from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
-from .matches import MatchView, load_match, match_view
 
 bp = Blueprint("hands", __name__)
-
-MAX_TRICKS_JSON = 40
-"""More tricks than any preset has, so a bad request is refused before it is read."""
 
 SUIT_CLASS = ("t", "c", "d", "b", "s", "m")
 """CSS class suffix per suit number (trumps, cups, coins, batons, swords, the Fool)."""
@@ -85,8 +82,7 @@ def edit_hand(token: str, key: str) -> Any:
     """Change a recorded hand in the form it was recorded in (a new revision)."""
     view = match_view(token, edit=True)
     hand = _hand(view, key)
-    record = parse_hand(store.hand_record_data(view.row, hand.record))
-    entry = _form(FORMS[FORM_OF_BODY[record.form]], view)
+    entry = _form(FORMS[FORM_OF_BODY[hand.parsed.form]], view)
     if hand.deleted_at is not None:
         return _hand_page(view, hand, status=409, notice=_(
             "This hand is deleted: bring it back from its history before changing it."))
@@ -120,14 +116,16 @@ def live_check(token: str) -> Any:
     if not isinstance(dealer, str) or dealer not in players:
         return {"error": _("Choose who dealt this hand.")}, 400
     try:
-        tricks = _json_tricks(body.get("tricks"), row)
+        rules = find_ruleset(row.settings.get("ruleset"))
+        value = body.get("tricks")
+        tricks = tricks_from_text(value, rules) if isinstance(value, str) else tricks_from_codes(value, rules)
         record = parse_hand(store.hand_record_data(row, {"dealer": dealer,
                                                          "tricks": [{"cards": t} for t in tricks]}))
     except EntryError as exc:
         return {"error": exc.message}, 400
     except ScartoError as exc:
         return {"error": read_error_text(exc)}, 400
-    return live_state(record)
+    return _live_json(record)
 
 
 # --- the entry forms ----------------------------------------------------------------
@@ -139,6 +137,10 @@ def _form(cls: type[HandForm], view: MatchView) -> HandForm:
     form = cls(formdata=formdata)
     form.setup(view.record.players, view.record.ruleset)
     form.unreadable = formdata is not None and "_bad" in formdata
+    if isinstance(form, LiveForm) and request.method == "POST" and request.is_json:
+        body = request.get_json(silent=True)
+        if isinstance(body, dict) and isinstance(body.get("tricks"), list):
+            form.codes = body["tricks"]  # live.js's card codes, read as codes (not as typed text)
     return form
 
 
@@ -152,26 +154,12 @@ def _formdata() -> Any:
     fields: dict[str, str] = {}
     for name, value in body.items():
         if name == "tricks" and isinstance(value, list):
-            if all(isinstance(t, list) and all(isinstance(c, str) for c in t) for t in value):
-                fields[name] = tricks_to_text(value)
-            else:
-                fields["_bad"] = "1"
-        elif isinstance(value, bool):
+            continue  # codes, read by LiveForm.trick_list (see _form)
+        if isinstance(value, bool):
             fields[name] = "1" if value else ""
         elif isinstance(value, (str, int)):
             fields[name] = str(value)
     return ImmutableMultiDict(fields)
-
-
-def _json_tricks(value: object, row: store.MatchRow) -> list[list[str]]:
-    """live.js's tricks: lists of card codes, or the tricks typed as text."""
-    rules = find_ruleset(row.settings.get("ruleset"))
-    if isinstance(value, str):
-        return tricks_from_text(value, rules)
-    if not isinstance(value, list) or len(value) > MAX_TRICKS_JSON or not all(
-            isinstance(t, list) and len(t) <= rules.players and all(isinstance(c, str) for c in t) for t in value):
-        raise EntryError("tricks", _("The app sent something it cannot read: reload the page."))
-    return [list(t) for t in value if t]
 
 
 def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
@@ -182,8 +170,8 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
     assert data is not None and result is not None
     db = get_db()
     try:
+        expected = form.int_field("expected_count")
         if hand is None:
-            expected = form.int_field("expected_count")
             saved = store.add_hand(db, view.row.id, data, expected_count=expected)
         else:
             saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"))
@@ -193,8 +181,7 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
         return _refused(view, form, hand, Outcome(400, [exc.message], field=exc.field))
     except store.NotFound:
         abort(404)
-    keys = [h.key for h in store.list_hands(db, view.row.id)]
-    number = keys.index(saved.key) + 1 if saved.key in keys else len(keys)
+    number = (expected or 0) + 1 if hand is None else (view.number_of(saved.key) or view.next_number)
     message = _saved_message(number, result, edited=hand is not None)
     flash(message)
     target = url_for("matches.match_page", token=view.token)
@@ -227,15 +214,14 @@ def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
         data["recorded_at"] = store.now()
     else:
         data = {**{k: v for k, v in hand.record.items() if k in ("number", "recorded_at", "talon")}, **data}
-    try:
-        canonical = store.canonical_hand(view.row, data)
+    try:  # read once...
+        record = parse_hand(store.hand_record_data(view.row, data))
     except ScartoError as exc:
         return Outcome(400, [read_error_text(exc)]), None, None
-    result = score_hand(parse_hand(store.hand_record_data(view.row, canonical)))
+    result = score_hand(record)  # ...judged once...
     if any(p.severity == ERROR for p in result.problems):
         return Outcome(400, [_("This hand cannot be saved: fix what is listed below.")], result.problems), None, None
-    if result.replay is not None:  # the full record: store who led each trick and the inferred discard
-        canonical = store.canonical_hand(view.row, _with_leaders(canonical, result))
+    canonical = _with_leaders(hand_to_dict(record, in_match=True), result)  # ...written once (by _save)
     if result.problems and not form.wants_save_anyway():
         return Outcome(200, [_("The rules were broken in this hand. The table decides: save it marked, or "
                                "correct it.")], result.problems, confirm=True), None, None
@@ -243,14 +229,20 @@ def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
 
 
 def _with_leaders(data: dict[str, Any], result: HandResult) -> dict[str, Any]:
+    """The full record as stored: who led each trick and the inferred discard, from the replay."""
     replay = result.replay
-    assert replay is not None
+    if replay is None:
+        return data
     players = result.record.players
-    return {
-        **data,
-        "discard": [CODES[c] for c in replay.discard],
-        "tricks": [{"leader": players[t.leader], "cards": [CODES[c] for c in t.cards]} for t in replay.tricks],
-    }
+    out: dict[str, Any] = {}
+    for name, value in data.items():  # the record's own order: the discard comes before the tricks
+        if name == "tricks":
+            out["discard"] = [CODES[c] for c in replay.discard]
+            out["tricks"] = [{"leader": players[t.leader], "cards": [CODES[c] for c in t.cards]}
+                             for t in replay.tricks]
+        elif name != "discard":
+            out[name] = value
+    return out
 
 
 def _conflict(view: MatchView, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
@@ -285,7 +277,7 @@ def _refused(view: MatchView, form: HandForm, hand: store.HandRow | None, outcom
 def _saved(row: store.MatchRow, hand: store.HandRow, hands: list[store.HandRow]) -> Saved:
     keys = [h.key for h in hands]
     number = keys.index(hand.key) + 1 if hand.key in keys else 0
-    result = score_hand(parse_hand(store.hand_record_data(row, hand.record)))
+    result = score_hand(hand.parsed)
     scores = [(p, fraction_text(s)) for p, s in result.scores().items()]
     return Saved(number, hand.record.get("dealer", ""), scores, list(result.problems), hand.deleted_at is not None)
 
@@ -319,12 +311,11 @@ def _problem_short(problem: Problem) -> str:
 def _page(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
     """The entry page for the form (with what went wrong, if anything)."""
     rules = view.record.ruleset
-    keys = [h.key for h in view.hands]
     if hand is None:
         seen = (form.expected_count.data or "").strip()
-        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else len(keys)) + 1
+        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else len(view.hands)) + 1
     else:
-        number = keys.index(hand.key) + 1 if hand.key in keys else 0
+        number = view.number_of(hand.key) or 0
     context: dict[str, Any] = {
         "view": view, "form": form, "hand": hand, "rules": rules, "number": number, "outcome": outcome,
         "problems": outcome.problems if outcome else (), "cards": _card_buttons(form),
@@ -410,51 +401,34 @@ def live_texts() -> dict[str, str]:
 # --- the live check -----------------------------------------------------------------
 
 
-def live_state(record: HandRecord) -> dict[str, Any]:
-    """What the live page shows for a hand being played: problems, winners, whose turn, cards left."""
-    rules = record.ruleset
+def _live_json(record: HandRecord) -> dict[str, Any]:
+    """What the live page shows for a hand being played (:func:`scorer.engine.play.play_state`), as JSON."""
+    state = play_state(record)
     players = record.players
-    n = len(players)
-    tricks = record.tricks or ()
-    complete = len(tricks) == rules.tricks and all(len(t.cards) == n for t in tricks)
-    result = None
-    if complete:
-        result = score_hand(record)
-        problems, replay = result.problems, result.replay
-    else:
-        checked = validate(record, partial=True)
-        problems, replay = checked.problems, checked.replay
-    errors = any(p.severity == ERROR for p in problems)
-    played = {c for t in tricks for c in t.cards}
     out: dict[str, Any] = {
-        "entered": [[CODES[c] for c in t.cards] for t in tricks],
-        "problems": [_problem_json(p) for p in problems],
-        "errors": errors,
-        "complete": complete,
+        "entered": [[CODES[c] for c in t.cards] for t in record.tricks or ()],
+        "problems": [_problem_json(p) for p in state.problems],
+        "errors": state.errors,
+        "complete": state.complete,
         "tricks": [],
-        "turn": None,
-        "leader": None,
-        "remaining": [CODES[c] for c in rules.pack_order if c not in played],
+        "turn": None if state.turn is None else players[state.turn],
+        "leader": None if state.leader is None or state.complete else players[state.leader],
+        "remaining": [CODES[c] for c in state.remaining],
         "discard": [],
         "scores": None,
-        "can_save": complete and not errors,
+        "can_save": state.can_save,
     }
+    replay = state.replay
     if replay is None:
         return out
     out["tricks"] = [
         {"number": t.number, "leader": players[t.leader], "players": [players[s] for s in t.seats],
-         "cards": [CODES[c] for c in t.cards], "winner": players[t.winner] if len(t.cards) == n else None}
+         "cards": [CODES[c] for c in t.cards],
+         "winner": None if (w := state.winner(t.number)) is None else players[w]}
         for t in replay.tricks
     ]
-    if not complete:
-        last = replay.tricks[-1] if replay.tricks else None
-        if last is not None and len(last.cards) < n:
-            leader, seat = last.leader, (last.leader + len(last.cards)) % n
-        else:
-            leader = seat = next_leader(record, replay)
-        out["turn"] = players[seat]
-        out["leader"] = players[leader]
-    elif result is not None and result.counts is not None:
+    result = state.result
+    if result is not None and result.counts is not None:
         out["discard"] = [CODES[c] for c in replay.discard]
         out["scores"] = [{"name": c.name, "card_points": fraction_text(c.card_points), "score": fraction_text(c.score)}
                          for c in result.counts]
@@ -483,20 +457,12 @@ def _hand(view: MatchView, key: str) -> store.HandRow:
 
 
 def _hand_page(view: MatchView, hand: store.HandRow, *, status: int = 200, notice: str | None = None) -> Any:
-    keys = [h.key for h in view.hands]
-    if hand.key in keys:
-        index = keys.index(hand.key)
-        result, line = view.results[index], view.table.lines[index]
+    number = view.number_of(hand.key)
+    if number is not None:
+        result, line = view.results[number - 1], view.table.lines[number - 1]
     else:  # a deleted hand: judged on its own, outside the standings
-        result, line = score_hand(parse_hand(store.hand_record_data(view.row, hand.record))), None
+        result, line = score_hand(hand.parsed), None
     return render_template(
-        "hand_page.html", view=view, hand=hand, result=result, line=line, number=(keys.index(hand.key) + 1
-                                                                                   if line else None),
+        "hand_page.html", view=view, hand=hand, result=result, line=line, number=number,
         notice=notice, form_name=FORM_OF_BODY[result.record.form],
     ), status
-
-
-@bp.context_processor
-def _words() -> dict[str, Any]:
-    """Names the hand templates need: problem labels and card codes."""
-    return {"problem_labels": PROBLEM_LABELS, "codes": CODES}

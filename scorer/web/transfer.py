@@ -20,10 +20,8 @@ from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, par
 from ..engine.rulesets import ruleset_spec
 from ..engine.scoring import score_hand
 from ..storage import store
-from . import get_db
-from .audit import encode_record
+from .context import encode_record, get_db, load_match, remember
 from .labels import problem_text, read_error_text
-from .matches import load_match, remember
 
 bp = Blueprint("transfer", __name__)
 

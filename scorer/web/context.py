@@ -1,0 +1,191 @@
+"""What the blueprints share about a request: the database, the match a token opens, its view.
+
+The blueprints hold routes only; anything two of them need lives here (or in
+:mod:`.labels`, :mod:`.filters`), so no blueprint imports another one's module and
+none imports the factory. A match page's view judges the match once a request, and
+numbers its hands once (:attr:`MatchView.numbers`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import unicodedata
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from flask import Response, abort, current_app, g, request
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..engine.errors import ScartoError
+from ..engine.records import HandRecord, MatchRecord, hand_to_dict, loads, parse_hand
+from ..engine.scoring import HandResult, score_hand
+from ..engine.standings import Standings, standings
+from ..sheets.charts import cumulative_chart
+from ..storage import db as database
+from ..storage import store
+
+MAX_UPLOAD_BYTES = 1024 * 1024
+"""The largest request body the app reads (a match file is much smaller)."""
+
+
+# --- the database -------------------------------------------------------------------
+
+
+def get_db() -> Any:
+    """The request's database handle (opened on first use, closed at teardown)."""
+    if "db" not in g:
+        g.db = database.connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.conn.close()
+
+
+# --- the match a token opens --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """Everything a match page (or sheet) shows, computed once per request."""
+
+    row: store.MatchRow
+    token: str
+    can_edit: bool
+    record: MatchRecord
+    hands: list[store.HandRow]
+    results: list[HandResult]
+    table: Standings
+    numbers: dict[str, int] = field(default_factory=dict)
+    """Each current hand's number in the match, by its key (1 for the first)."""
+
+    @property
+    def title(self) -> str:
+        return self.record.title or _("Scarto match")
+
+    @property
+    def next_number(self) -> int:
+        return len(self.hands) + 1
+
+    def number_of(self, key: str) -> int | None:
+        """The hand's number in the match, None for a hand not counted (deleted)."""
+        return self.numbers.get(key)
+
+    def chart(self) -> str:
+        totals = [line.totals for line in self.table.lines]
+        return cumulative_chart(self.record.players, totals, title=_("Running totals"))
+
+
+def load_match(token: str, *, edit: bool = False) -> tuple[store.MatchRow, bool]:
+    """The match a token opens: 404 for an unknown token, 403 for a view token on an edit page."""
+    try:
+        row, can_edit = store.find_match(get_db(), token)
+    except store.NotFound:
+        abort(404)
+    if edit and not can_edit:
+        abort(403, description=_("This is the view-only link of the match: it cannot change anything."))
+    g.pack = row.settings.get("pack") or "italian"  # cards on its pages look like the table's pack
+    return row, can_edit
+
+
+def match_view(token: str, *, edit: bool = False) -> MatchView:
+    """Load and judge the whole match for a page."""
+    row, can_edit = load_match(token, edit=edit)
+    db = get_db()
+    hands = store.list_hands(db, row.id)
+    record = store.match_record(db, row, hands)
+    results = [score_hand(h) for h in record.hands]
+    numbers = {h.key: number for number, h in enumerate(hands, start=1)}
+    return MatchView(row, token, can_edit, record, hands, results, standings(record, results), numbers)
+
+
+def hand_number(hands: list[store.HandRow], hand: store.HandRow) -> int:
+    """A hand's number among the match's current hands; for a deleted one, the number it would
+    have if brought back (its place by position)."""
+    if hand.deleted_at is None:
+        for number, h in enumerate(hands, start=1):
+            if h.id == hand.id:
+                return number
+    return 1 + sum(1 for h in hands if (h.position, h.id) < (hand.position, hand.id))
+
+
+# --- the phone's recent matches -------------------------------------------------------
+
+
+RECENT = 12
+"""Matches the start page lists (the tokens kept in the ``recent`` cookie)."""
+
+
+def recent_tokens() -> list[str]:
+    raw = request.cookies.get("recent", "")
+    return [t for t in raw.split(".") if t][:RECENT]
+
+
+def remember(response: BaseResponse, token: str) -> BaseResponse:
+    """Keep the match on this phone's start page (a cookie of tokens, newest first)."""
+    tokens = [token] + [t for t in recent_tokens() if t != token]
+    response.set_cookie("recent", ".".join(tokens[:RECENT]), max_age=400 * 24 * 3600, samesite="Lax",
+                        httponly=True)
+    return response
+
+
+# --- files sent -----------------------------------------------------------------------
+
+
+def file_name(title: str) -> str:
+    """A title as a file name safe on every system ("Sunday at Anna's" -> sunday-at-anna-s)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in title.strip().lower())
+    return "-".join(part for part in safe.split("-") if part)[:60] or "scarto-match"
+
+
+def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
+    """A file name people recognise: the match title and date, safe for every system."""
+    return file_name(" ".join(part for part in (title or fallback, date or "") if part))
+
+
+def disposition(kind: str, name: str) -> str:
+    """A Content-Disposition header for a file name in any script (RFC 6266).
+
+    Headers travel as Latin-1, so the plain ``filename`` is the name folded to ASCII and
+    ``filename*`` carries it whole in UTF-8 for the browsers that read it.
+    """
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    plain = "-".join(part for part in folded.replace('"', "").split("-") if part) or "scarto"
+    return f"{kind}; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
+
+
+def pdf_response(pdf: bytes, name: str) -> Response:
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+
+
+# --- a hand carried in a link (the audit of a hand on its own) ------------------------
+
+
+MAX_BLOB = 8000
+
+
+def encode_record(record: HandRecord) -> str:
+    """A record packed into a URL segment (canonical JSON, deflated, base64url)."""
+    text = json.dumps(hand_to_dict(record), separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
+
+
+def decode_record(blob: str) -> HandRecord:
+    """The record of :func:`encode_record`; ScartoError if the link was damaged."""
+    if len(blob) > MAX_BLOB:
+        raise ScartoError(_("the audit link is too long to be a hand record"))
+    try:
+        raw = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(raw, 256 * 1024)
+    except (binascii.Error, ValueError, zlib.error) as exc:
+        raise ScartoError(_("the audit link is damaged: copy it whole")) from exc
+    return parse_hand(loads(text))
