@@ -107,7 +107,7 @@ def check_stored(path: Path, token: str, phone: Phone, port: int) -> int:
         match = json.loads(settings)
         hands = conn.execute("SELECT id, position, record, version FROM hands WHERE match_id = ? AND deleted_at "
                              "IS NULL ORDER BY position", [match_id]).fetchall()
-        notes = Counter()
+        notes: Counter[str] = Counter()
         for hand_id, _position, text, version in hands:
             record = json.loads(text)
             notes[record.get("notes")] += 1

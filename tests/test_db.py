@@ -79,7 +79,7 @@ def test_a_new_migration_is_applied_once_to_an_existing_database(
 
     def _m999_notes(db: sqlite_utils.Database) -> None:
         calls.append(1)
-        db["matches"].add_column("notes", str)
+        db.table("matches").add_column("notes", str)
 
     monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _m999_notes])
     assert database.migrate(fresh) == len(database.MIGRATIONS)
@@ -95,7 +95,7 @@ def test_a_failing_migration_leaves_nothing_behind(
     before = schema(fresh)
 
     def _m999_broken(db: sqlite_utils.Database) -> None:
-        db["scratch"].create({"id": int}, pk="id")
+        db.table("scratch").create({"id": int}, pk="id")
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _m999_broken])
@@ -109,7 +109,7 @@ def test_a_failing_migration_leaves_nothing_behind(
 def test_foreign_keys_are_enforced(fresh: sqlite_utils.Database) -> None:
     database.migrate(fresh)
     with pytest.raises(sqlite3.IntegrityError):
-        fresh["hands"].insert({"match_id": 999, "key": "k", "position": 1, "record": "{}", "version": 1,
+        fresh.table("hands").insert({"match_id": 999, "key": "k", "position": 1, "record": "{}", "version": 1,
                                "created_at": "x", "updated_at": "x"})
 
 

@@ -22,7 +22,7 @@ from scorer import create_app
 from scorer.engine.records import parse_hand
 from scorer.storage import store
 from scorer.web import get_db
-from scorer.web.audit import encode_record
+from scorer.web.context import encode_record
 from tests.seed import dealt_by, hand_keys, seed_match
 from tests.webutil import csrf_token
 

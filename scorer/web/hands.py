@@ -1,8 +1,9 @@
 """Recording hands: counted points, captured cards, counting cards, or the full record live.
 
-Every entry goes through the core before it is stored: the form makes an
-in-match hand value, the core reads it (so only valid records are stored) and
-judges it. A record with errors is refused with the core's messages; one with
+Every entry goes through the engine before it is stored, on one path: the form
+makes an in-match hand value (live.js's card codes stay codes; only typed text goes
+through the name matcher), the engine reads it once and judges it once, and the
+store writes it once (with who led each trick, from that judgement). A record with errors is refused with the core's messages; one with
 violations (a revoke...) is saved only when the table confirms, because the table
 decides. The page carries how many hands (or which version) the phone saw, so a
 hand saved from another phone meanwhile is a 409 that keeps what was typed.
