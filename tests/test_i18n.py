@@ -372,6 +372,7 @@ def english_messages(language: str) -> set[str]:
             if isinstance(m.id, str) and "%" not in m.id and m.string != m.id and len(m.id) > 12}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="make test installs poppler-utils")
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_sheets_are_printed_in_each_language(client: FlaskClient, seeded: tuple[str, list[str]],
