@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from .records import MatchRecord, fraction_json
 from .scoring import HandResult, score_hand
 from .settlement import Transfer, settle
+from .validation import Problem
 
 STANDINGS_FORMAT = "scarto-standings/1"
 
@@ -30,6 +32,10 @@ class HandLine:
     @property
     def scores(self) -> dict[str, Fraction]:
         return self.result.scores()
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return tuple(self.result.problems)
 
 
 @dataclass(frozen=True)
@@ -96,24 +102,44 @@ def next_dealer(players: tuple[str, ...], first_dealer: str, last_dealer: str | 
     return players[(players.index(last_dealer) + 1) % len(players)]
 
 
+@dataclass(frozen=True)
+class Running:
+    """A match's running state after some hands: the totals, how many hands, whether it is over."""
+
+    totals: tuple[Fraction, ...]
+    hands: int = 0
+    finished: bool = False
+
+    @classmethod
+    def start(cls, match: MatchRecord) -> Running:
+        return cls(tuple(Fraction(0) for _ in match.players))
+
+
+def after_hand(match: MatchRecord, before: Running, scores: Mapping[str, Fraction]) -> Running:
+    """The running state after one more hand with these scores (a hand after the end changes
+    nothing but the count): the one rule of adding up, for :func:`standings` and the store."""
+    totals = before.totals
+    if not before.finished:
+        totals = tuple(t + scores.get(p, 0) for p, t in zip(match.players, totals, strict=True))
+    number = before.hands + 1
+    # the match ends with the hand that reaches the target, or with its last hand
+    target = match.end.get("target") if match.end else None
+    reached = max(totals) >= target if target is not None else number >= (end_hands(match) or 0)
+    return Running(totals, number, before.finished or reached)
+
+
 def standings(match: MatchRecord, results: list[HandResult] | None = None) -> Standings:
     """Judge every hand and add them up; a hand with errors is a deal that scores nothing."""
     players = match.players
     judged = results if results is not None else [score_hand(h) for h in match.hands]
-    totals = [Fraction(0)] * len(players)
+    state = Running.start(match)
     lines = []
-    finished = False
-    target = match.end.get("target") if match.end else None
-    limit = end_hands(match)
     for number, result in enumerate(judged, start=1):
-        if not finished:
-            scores = result.scores()
-            for i, p in enumerate(players):
-                totals[i] += scores.get(p, 0)
-        lines.append(HandLine(number, result, tuple(totals), counted=not finished))
-        # the match ends with the hand that reaches the target, or with its last hand
-        reached = max(totals) >= target if target is not None else number >= (limit or 0)
-        finished = finished or reached
+        counted = not state.finished
+        state = after_hand(match, state, result.scores())
+        lines.append(HandLine(number, result, state.totals, counted=counted))
+    totals = state.totals
+    finished = state.finished
     last_dealer = lines[-1].dealer if lines else None
     stake = match.stake.per_point if match.stake else None
     return Standings(

@@ -76,7 +76,22 @@ def _m002_token_keys(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX idx_matches_view_key ON matches (view_key)")
 
 
-MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys]
+def _m003_hand_results(db: sqlite_utils.Database) -> None:
+    """What the pages need of a stored hand, kept when it is saved (see store.py): its scores and
+    problems, and the match's running totals after it, under the engine version that made them."""
+    db.execute(
+        "CREATE TABLE hand_results ("
+        " hand_id INTEGER PRIMARY KEY REFERENCES hands(id),"
+        " engine TEXT NOT NULL,"  # the engine's version: made again when it changes
+        " version INTEGER NOT NULL,"  # the hand's version they are for
+        " summary TEXT NOT NULL,"  # dealer, scores, problems (JSON)
+        " totals TEXT NOT NULL,"  # the running totals after the hand (JSON)
+        " counted INTEGER NOT NULL,"  # 0: recorded after the end of the match
+        " finished INTEGER NOT NULL)"  # the match is over after this hand
+    )
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_hand_results]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

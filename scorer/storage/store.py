@@ -5,6 +5,12 @@ restore), and a delete only marks the hand, so it can be undone. Writers say
 which version they saw; a save against a newer version raises :class:`Conflict`
 carrying what was saved, so two phones never overwrite each other.
 
+What the pages need of each current hand (its scores and problems, the running
+totals after it) is kept in ``hand_results`` when the hand is saved, under the
+engine's version, and made again only when the engine changes or the hands before
+it do: the match page reads the hands it shows and the last one's totals, whatever
+the length of the match (:func:`standings_window`).
+
 Hand records are stored in the in-match form of ``scarto-match/1`` and read
 back through the engine's parser, so the database can never hold a record the
 file format could not. A stored hand comes back as a :class:`HandRow` whose
@@ -16,18 +22,24 @@ asked for); a record a newer engine refuses gives its read error
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import hmac
 import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from fractions import Fraction
+from functools import cache, cached_property
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
 from ..engine.errors import ScartoError
-from ..engine.records import HandRecord, MatchRecord, match_to_dict, parse_hand, parse_match
+from ..engine.records import HandRecord, MatchRecord, fraction_json, match_to_dict, parse_hand, parse_match
+from ..engine.scoring import HandResult, score_hand
+from ..engine.settlement import Transfer, settle
+from ..engine.standings import Running, after_hand, end_hands, next_dealer
 from .db import token_key
 
 TOKEN_BYTES = 18
@@ -153,6 +165,8 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
         assert match_id is not None
         for position, hand in enumerate(hands, start=1):
             _insert_hand(db, int(match_id), position, hand, stamp)
+        if hands:
+            _rebuild(db, int(match_id), data, dict(zip(range(len(hands)), match.hands, strict=True)))
     return get_match(db, int(match_id))
 
 
@@ -225,6 +239,22 @@ def list_hands(db: sqlite_utils.Database, match_id: int, *, deleted: bool = Fals
     return [_hand_row(r, settings) for r in rows]
 
 
+def count_hands(db: sqlite_utils.Database, match_id: int) -> int:
+    """How many current (not deleted) hands the match has."""
+    return int(db.execute("SELECT COUNT(*) FROM hands WHERE match_id = ? AND deleted_at IS NULL",
+                          [match_id]).fetchone()[0])
+
+
+def hand_number(db: sqlite_utils.Database, hand: HandRow) -> int | None:
+    """A current hand's number in its match (1 for the first); None for a deleted hand."""
+    if hand.deleted_at is not None:
+        return None
+    return int(db.execute(
+        "SELECT COUNT(*) FROM hands WHERE match_id = (SELECT match_id FROM hands WHERE id = ?1) "
+        "AND deleted_at IS NULL AND (position < ?2 OR (position = ?2 AND id <= ?1))",
+        [hand.id, hand.position]).fetchone()[0])
+
+
 def deleted_hands(db: sqlite_utils.Database, match_id: int) -> list[HandRow]:
     """The match's deleted hands, most recently deleted first (each can be brought back)."""
     settings = _settings(db, match_id)
@@ -261,42 +291,62 @@ def _last_id(pk: Any) -> int:
 def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record: dict[str, Any],
                  stamp: str) -> int:
     key = secrets.token_hex(6)
-    hand_id = _last_id(db.table("hands").insert({
-        "match_id": match_id, "key": key, "position": position,
-        "record": json.dumps(record, ensure_ascii=False), "version": 1, "deleted_at": None,
-        "created_at": stamp, "updated_at": stamp,
-    }).last_pk)
+    # plain SQL: sqlite-utils' insert reads the schema first, inside the write lock
+    hand_id = _last_id(db.execute(
+        "INSERT INTO hands (match_id, key, position, record, version, deleted_at, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, 1, NULL, ?, ?)",
+        [match_id, key, position, json.dumps(record, ensure_ascii=False), stamp, stamp]).lastrowid)
     _revision(db, hand_id, 1, "create", record, stamp)
     return hand_id
 
 
 def _revision(db: sqlite_utils.Database, hand_id: int, version: int, action: str, record: dict[str, Any],
               stamp: str) -> None:
-    db.table("revisions").insert({"hand_id": hand_id, "version": version, "action": action,
-                            "record": json.dumps(record, ensure_ascii=False), "created_at": stamp})
+    db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) VALUES (?, ?, ?, ?, ?)",
+               [hand_id, version, action, json.dumps(record, ensure_ascii=False), stamp])
 
 
 def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
-             expected_count: int | None = None) -> HandRow:
+             expected_count: int | None = None, result: HandResult | None = None) -> HandRow:
     """Append a hand; ``expected_count`` is how many hands the phone saw when it started.
 
     If somebody saved a hand in between, the hand this phone meant as hand N
     would silently become hand N+1: Conflict instead, with the hand that was saved.
+    ``result`` is the hand judged (the caller has it); judged here if not given. Both
+    happen before the write lock is taken: inside it only the count, the last hand's
+    running totals and the writes.
     """
+    settings = _settings(db, match_id)
+    if not settings:
+        raise NotFound("no such match")
+    if result is None:
+        result = score_hand(parse_hand(hand_record_data(settings, record)))
+    summary = _summary(result)
     stamp = now()
     with db.atomic():
         _touch(db, match_id, stamp)
-        current = list_hands(db, match_id)
-        if expected_count is not None and len(current) != expected_count:
-            latest = current[-1] if current else None
+        count, position, latest = next(iter(db.execute(
+            "SELECT (SELECT COUNT(*) FROM hands WHERE match_id = ?1 AND deleted_at IS NULL),"
+            " (SELECT MAX(position) FROM hands WHERE match_id = ?1),"
+            " (SELECT id FROM hands WHERE match_id = ?1 AND deleted_at IS NULL ORDER BY position DESC, id DESC"
+            "  LIMIT 1)", [match_id]).fetchall()))
+        if expected_count is not None and count != expected_count:
             raise Conflict(
                 f"Hand {expected_count + 1} was saved from another phone while you were entering it.",
-                latest,
+                _hand_by_id(db, latest, settings) if latest is not None else None,
             )
-        positions = list(db.query("SELECT MAX(position) AS p FROM hands WHERE match_id = ?", [match_id]))
-        position = (positions[0]["p"] or 0) + 1
-        hand_id = _insert_hand(db, match_id, position, record, stamp)
-    return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))), _settings(db, match_id))
+        hand_id = _insert_hand(db, match_id, (position or 0) + 1, record, stamp)
+        match = _settings_record(json.dumps(settings, sort_keys=True))
+        before = _running_after(db, latest, count) if latest is not None else Running.start(match)
+        if before is None:  # the results before it are missing or from another engine: all again
+            _rebuild(db, match_id, settings, {count: result.record})
+        else:
+            _write_result(db, hand_id, 1, summary, before, after_hand(match, before, result.scores()))
+    return _hand_by_id(db, hand_id, settings)
+
+
+def _hand_by_id(db: sqlite_utils.Database, hand_id: int, settings: dict[str, Any]) -> HandRow:
+    return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))), settings)
 
 
 def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
@@ -313,8 +363,11 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
                                    "updated_at": stamp}
         if deleted is not None:
             changes["deleted_at"] = stamp if deleted else None
-        db.table("hands").update(hand.id, changes)
+        db.execute(f"UPDATE hands SET {', '.join(f'{name} = ?' for name in changes)} WHERE id = ?",
+                   [*changes.values(), hand.id])
         _revision(db, hand.id, version, action, new_record, stamp)
+        # the hand's result and the running totals of the hands after it are made again
+        _rebuild(db, match_id, hand.settings, from_position=hand.position)
         return get_hand(db, match_id, key)
 
 
@@ -371,3 +424,173 @@ def revisions(db: sqlite_utils.Database, hand_id: int) -> list[Revision]:
 
 def _revision_row(row: dict[str, Any], settings: dict[str, Any]) -> Revision:
     return Revision(row["version"], row["action"], json.loads(row["record"]), row["created_at"], settings)
+
+
+# --- what the pages need of each hand (hand_results) ------------------------------
+
+
+@cache
+def engine_version() -> str:
+    """The engine's version: a digest of its source, so that any change to a rule remakes the results."""
+    digest = hashlib.sha256()
+    for path in sorted((Path(__file__).resolve().parent.parent / "engine").glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@cache
+def _settings_record(settings_json: str) -> MatchRecord:
+    """A match's settings read by the engine (no hands), kept per settings."""
+    return parse_match({**json.loads(settings_json), "hands": []})
+
+
+def _summary(result: HandResult) -> dict[str, Any]:
+    return {
+        "dealer": result.record.dealer,
+        "scores": {p: fraction_json(s) for p, s in result.scores().items()},
+        "problems": [{"code": p.code, "severity": p.severity, "trick": p.trick} for p in result.problems],
+    }
+
+
+def _write_result(db: sqlite_utils.Database, hand_id: int, version: int, summary: dict[str, Any],
+                  before: Running, after: Running) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO hand_results (hand_id, engine, version, summary, totals, counted, finished) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [hand_id, engine_version(), version, json.dumps(summary, ensure_ascii=False),
+         json.dumps([fraction_json(t) for t in after.totals]), int(not before.finished), int(after.finished)])
+
+
+def _running_after(db: sqlite_utils.Database, hand_id: int, number: int) -> Running | None:
+    """The running state after hand ``number`` of the match, from its stored result; None if missing or stale."""
+    rows = db.execute(
+        "SELECT r.totals, r.finished, r.engine, r.version, h.version "
+        "FROM hands h JOIN hand_results r ON r.hand_id = h.id WHERE h.id = ?", [hand_id]).fetchall()
+    if not rows:
+        return None
+    totals, finished, engine, version, hand_version = rows[0]
+    if engine != engine_version() or version != hand_version:
+        return None
+    return Running(tuple(Fraction(t) for t in json.loads(totals)), number, bool(finished))
+
+
+def _rebuild(db: sqlite_utils.Database, match_id: int, settings: dict[str, Any],
+             judged: dict[int, HandRecord] | None = None, *, from_position: int | None = None) -> None:
+    """Make the results of the match's current hands again, in playing order (inside the caller's
+    transaction): a hand's own result when it is missing, stale or of another version (``judged``
+    gives records already read, by index), the running totals from ``from_position`` on (all if None)."""
+    match = _settings_record(json.dumps(settings, sort_keys=True))
+    rows = db.execute(
+        "SELECT h.id, h.position, h.version, h.record, r.engine, r.version, r.summary, r.totals, r.counted, "
+        " r.finished FROM hands h LEFT JOIN hand_results r ON r.hand_id = h.id "
+        "WHERE h.match_id = ? AND h.deleted_at IS NULL ORDER BY h.position, h.id", [match_id]).fetchall()
+    state = Running.start(match)
+    for index, (hand_id, position, version, record, engine, result_version, summary_json, totals_json,
+                _counted, finished) in enumerate(rows):
+        fresh = engine == engine_version() and result_version == version
+        if fresh and from_position is not None and position < from_position:
+            state = Running(tuple(Fraction(t) for t in json.loads(totals_json)), index + 1, bool(finished))
+            continue
+        if fresh:
+            summary = json.loads(summary_json)
+        else:
+            read = (judged or {}).get(index)
+            try:
+                hand = read if read is not None else parse_hand(hand_record_data(settings, json.loads(record)))
+                summary = _summary(score_hand(hand))
+            except ScartoError:  # stored under an older engine that read it: it counts for nothing
+                summary = {"dealer": None, "scores": {}, "problems": [{"code": "read_error", "severity": "error",
+                                                                       "trick": None}]}
+        after = after_hand(match, state, {p: Fraction(v) for p, v in summary["scores"].items()})
+        _write_result(db, hand_id, version, summary, state, after)
+        state = after
+
+
+@dataclass(frozen=True)
+class Line:
+    """One hand of the match as its page lists it, from the stored results."""
+
+    number: int
+    key: str
+    dealer: str
+    scores: dict[str, Fraction]
+    problems: tuple[dict[str, Any], ...]
+    totals: tuple[Fraction, ...]
+    counted: bool
+
+
+@dataclass(frozen=True)
+class Window:
+    """The standings of a match as a page shows them: some of its hands, and where the match stands."""
+
+    match: MatchRecord
+    count: int
+    """How many hands the match has (current ones)."""
+    lines: tuple[Line, ...]
+    totals: tuple[Fraction, ...]
+    finished: bool
+    last_dealer: str | None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.match.players
+
+    @property
+    def first(self) -> int:
+        """The number of the first hand shown (0 when none is)."""
+        return self.lines[0].number if self.lines else 0
+
+    @property
+    def next_dealer(self) -> str:
+        return next_dealer(self.match.players, self.match.first_dealer, self.last_dealer)
+
+    @property
+    def leaders(self) -> list[str]:
+        best = max(self.totals)
+        return [p for p, t in zip(self.players, self.totals, strict=True) if t == best]
+
+    @property
+    def hands_to_play(self) -> int | None:
+        limit = end_hands(self.match)
+        return None if limit is None else max(0, limit - self.count)
+
+    @property
+    def settlement(self) -> tuple[Transfer, ...]:
+        stake = self.match.stake.per_point if self.match.stake else None
+        return tuple(settle(list(zip(self.players, self.totals, strict=True)), self.match.settle, stake))
+
+
+_WINDOW = (
+    "SELECT h.id, h.key, h.version, r.engine, r.version, r.summary, r.totals, r.counted, r.finished "
+    "FROM hands h LEFT JOIN hand_results r ON r.hand_id = h.id "
+    "WHERE h.match_id = ? AND h.deleted_at IS NULL ORDER BY h.position {order}, h.id {order} LIMIT ? OFFSET ?"
+)
+
+
+def standings_window(db: sqlite_utils.Database, match: MatchRow, offset: int, limit: int) -> Window:
+    """Hands ``offset + 1`` to ``offset + limit`` of the match with their running totals, and the
+    match's totals, read from the stored results (made again first where they are stale)."""
+    record = _settings_record(json.dumps(match.settings, sort_keys=True))
+    for attempt in range(2):
+        count = db.execute("SELECT COUNT(*) FROM hands WHERE match_id = ? AND deleted_at IS NULL",
+                           [match.id]).fetchone()[0]
+        rows = db.execute(_WINDOW.format(order="ASC"), [match.id, limit, max(0, offset)]).fetchall()
+        last = db.execute(_WINDOW.format(order="DESC"), [match.id, 1, 0]).fetchall()
+        engine = engine_version()
+        if all(r[3] == engine and r[4] == r[2] for r in rows + last) or attempt:
+            break
+        with db.atomic():  # results missing (a database from before them) or made by another engine
+            db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match.id])  # the write lock
+            _rebuild(db, match.id, match.settings)
+    lines = []
+    for index, (_id, key, _v, _e, _rv, summary_json, totals_json, counted, _f) in enumerate(rows):
+        summary = json.loads(summary_json)
+        lines.append(Line(max(0, offset) + index + 1, key, summary["dealer"] or "",
+                          {p: Fraction(v) for p, v in summary["scores"].items()},
+                          tuple(summary["problems"]), tuple(Fraction(t) for t in json.loads(totals_json)),
+                          bool(counted)))
+    if last:
+        summary = json.loads(last[0][5])
+        totals = tuple(Fraction(t) for t in json.loads(last[0][6]))
+        return Window(record, count, tuple(lines), totals, bool(last[0][8]), summary["dealer"])
+    return Window(record, count, tuple(lines), Running.start(record).totals, False, None)

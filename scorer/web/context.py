@@ -71,6 +71,11 @@ class MatchView:
         return self.record.title or _("Scarto match")
 
     @property
+    def count(self) -> int:
+        """How many hands the match has."""
+        return len(self.hands)
+
+    @property
     def next_number(self) -> int:
         return len(self.hands) + 1
 
@@ -81,6 +86,74 @@ class MatchView:
     def chart(self) -> str:
         totals = [line.totals for line in self.table.lines]
         return cumulative_chart(self.record.players, totals, title=_("Running totals"))
+
+
+PAGE_HANDS = 30
+"""Hands a match page lists at once: the latest, with links to the earlier ones."""
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    """A match as its page shows it, from the stored results: the hands of one page and the totals.
+
+    Its cost does not grow with the match: nothing is judged, and only the hands shown
+    (and the last one's running totals) are read.
+    """
+
+    row: store.MatchRow
+    token: str
+    can_edit: bool
+    table: store.Window
+    page: int
+    """Which page of hands: 1 the latest, each further page the hands before."""
+    pages: int
+
+    @property
+    def record(self) -> MatchRecord:
+        """The match's settings as the engine reads them (without its hands)."""
+        return self.table.match
+
+    @property
+    def hands(self) -> tuple[store.Line, ...]:
+        return self.table.lines
+
+    @property
+    def count(self) -> int:
+        return self.table.count
+
+    @property
+    def title(self) -> str:
+        return self.record.title or _("Scarto match")
+
+    @property
+    def next_number(self) -> int:
+        return self.table.count + 1
+
+    def number_of(self, key: str) -> int | None:
+        """A hand's number in the match (None for a deleted one)."""
+        try:
+            return store.hand_number(get_db(), store.get_hand(get_db(), self.row.id, key))
+        except store.NotFound:
+            return None
+
+    def chart(self) -> str:
+        """The running totals of the hands on this page."""
+        totals = [line.totals for line in self.table.lines]
+        return cumulative_chart(self.record.players, totals, title=_("Running totals"))
+
+
+def match_page_view(token: str, *, edit: bool = False, page: int = 1, lines: int = PAGE_HANDS) -> MatchPage:
+    """The match for a page that shows its standings: ``lines`` hands, page 1 the latest ones,
+    page 2 the ones before them, and so on (``lines=0`` for a page that lists none)."""
+    row, can_edit = load_match(token, edit=edit)
+    db = get_db()
+    count = store.count_hands(db, row.id)
+    pages = max(1, -(-count // PAGE_HANDS))
+    page = max(1, min(page, pages))
+    end = count - (page - 1) * PAGE_HANDS
+    start = max(0, end - lines)
+    table = store.standings_window(db, row, start, end - start)
+    return MatchPage(row, token, can_edit, table, page, pages)
 
 
 def load_match(token: str, *, edit: bool = False) -> tuple[store.MatchRow, bool]:

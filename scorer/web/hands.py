@@ -3,10 +3,11 @@
 Every entry goes through the engine before it is stored, on one path: the form
 makes an in-match hand value (live.js's card codes stay codes; only typed text goes
 through the name matcher), the engine reads it once and judges it once, and the
-store writes it once (with who led each trick, from that judgement). A record with errors is refused with the core's messages; one with
-violations (a revoke...) is saved only when the table confirms, because the table
-decides. The page carries how many hands (or which version) the phone saw, so a
-hand saved from another phone meanwhile is a 409 that keeps what was typed.
+store writes it once (with who led each trick, from that judgement). A record with
+errors is refused with the engine's messages; one with violations (a revoke...) is
+saved only when the table confirms, because the table decides. The page carries how
+many hands (or which version) the phone saw, so a hand saved from another phone
+meanwhile is a 409 that keeps what was typed.
 """
 
 from __future__ import annotations
@@ -28,11 +29,15 @@ from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.validation import ERROR, Problem
 from ..storage import store
-from .context import MatchView, get_db, load_match, match_view
+from .context import MatchPage, MatchView, get_db, load_match, match_page_view, match_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
 
 bp = Blueprint("hands", __name__)
+
+AnyView = MatchView | MatchPage
+"""The entry pages need only the match's settings, its count and last dealer (a MatchPage);
+the hand page needs the whole match judged (a MatchView)."""
 
 SUIT_CLASS = ("t", "c", "d", "b", "s", "m")
 """CSS class suffix per suit number (trumps, cups, coins, batons, swords, the Fool)."""
@@ -69,11 +74,11 @@ def new_hand(token: str, form: str) -> Any:
     """Record the next hand: points, cards, honours or live (the dealer from the rotation)."""
     if form not in FORMS:
         abort(404)
-    view = match_view(token, edit=True)
+    view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
     entry = _form(FORMS[form], view)
     if request.method == "GET":
         entry.dealer.data = view.table.next_dealer
-        entry.expected_count.data = str(len(view.hands))
+        entry.expected_count.data = str(view.count)
         return _page(view, entry, None)
     return _save(view, entry, None)
 
@@ -81,11 +86,11 @@ def new_hand(token: str, form: str) -> Any:
 @bp.route("/m/<token>/hands/<key>/edit", methods=["GET", "POST"])
 def edit_hand(token: str, key: str) -> Any:
     """Change a recorded hand in the form it was recorded in (a new revision)."""
-    view = match_view(token, edit=True)
+    view = match_page_view(token, edit=True, lines=0)
     hand = _hand(view, key)
     entry = _form(FORMS[FORM_OF_BODY[hand.parsed.form]], view)
     if hand.deleted_at is not None:
-        return _hand_page(view, hand, status=409, notice=_(
+        return _hand_page(match_view(token), hand, status=409, notice=_(
             "This hand is deleted: bring it back from its history before changing it."))
     if request.method == "GET":
         entry.fill(hand.record)
@@ -132,7 +137,7 @@ def live_check(token: str) -> Any:
 # --- the entry forms ----------------------------------------------------------------
 
 
-def _form(cls: type[HandForm], view: MatchView) -> HandForm:
+def _form(cls: type[HandForm], view: AnyView) -> HandForm:
     """The entry form for this match, read from the posted form or from live.js's JSON."""
     formdata = _formdata() if request.method == "POST" else None
     form = cls(formdata=formdata)
@@ -163,7 +168,7 @@ def _formdata() -> Any:
     return ImmutableMultiDict(fields)
 
 
-def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
+def _save(view: AnyView, form: HandForm, hand: store.HandRow | None) -> Any:
     """Check the entry through the core and store it, or say why not (keeping what was typed)."""
     outcome, data, result = _judge(view, form, hand)
     if outcome is not None:
@@ -173,7 +178,7 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
     try:
         expected = form.int_field("expected_count")
         if hand is None:
-            saved = store.add_hand(db, view.row.id, data, expected_count=expected)
+            saved = store.add_hand(db, view.row.id, data, expected_count=expected, result=result)
         else:
             saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"))
     except store.Conflict as exc:
@@ -192,7 +197,7 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
     return redirect(target)
 
 
-def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
+def _judge(view: AnyView, form: HandForm, hand: store.HandRow | None
            ) -> tuple[Outcome | None, dict[str, Any] | None, HandResult | None]:
     """The record the form describes, checked: (why not, None, None) or (None, record, result)."""
     if form.unreadable:
@@ -246,15 +251,15 @@ def _with_leaders(data: dict[str, Any], result: HandResult) -> dict[str, Any]:
     return out
 
 
-def _conflict(view: MatchView, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
+def _conflict(view: AnyView, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
     """Somebody saved first: say what is stored now and let this phone save its entry after all."""
-    hands = store.list_hands(get_db(), view.row.id)
-    saved = _saved(view.row, exc.current, hands) if exc.current is not None else None
+    count = store.count_hands(get_db(), view.row.id)
+    saved = _saved(exc.current) if exc.current is not None else None
     if hand is None:
-        form.expected_count.data = str(len(hands))
+        form.expected_count.data = str(count)
         text = _("Another phone saved a hand while you were entering this one. If yours is a different hand, "
                  "save it now as hand %(n)s; if it is the same hand, it is already recorded: leave this page.",
-                 n=len(hands) + 1)
+                 n=count + 1)
     else:
         if exc.current is not None:
             form.version.data = str(exc.current.version)
@@ -263,7 +268,7 @@ def _conflict(view: MatchView, form: HandForm, hand: store.HandRow | None, exc: 
     return Outcome(409, [text], conflict=saved)
 
 
-def _refused(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
+def _refused(view: AnyView, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
     if request.is_json:
         body: dict[str, Any] = {"saved": False, "messages": outcome.messages, "confirm": outcome.confirm,
                                 "problems": [_problem_json(p) for p in outcome.problems]}
@@ -275,9 +280,8 @@ def _refused(view: MatchView, form: HandForm, hand: store.HandRow | None, outcom
     return _page(view, form, hand, outcome)
 
 
-def _saved(row: store.MatchRow, hand: store.HandRow, hands: list[store.HandRow]) -> Saved:
-    keys = [h.key for h in hands]
-    number = keys.index(hand.key) + 1 if hand.key in keys else 0
+def _saved(hand: store.HandRow) -> Saved:
+    number = store.hand_number(get_db(), hand) or 0
     result = score_hand(hand.parsed)
     scores = [(p, fraction_text(s)) for p, s in result.scores().items()]
     return Saved(number, hand.record.get("dealer", ""), scores, list(result.problems), hand.deleted_at is not None)
@@ -309,12 +313,12 @@ def _problem_short(problem: Problem) -> str:
     return label
 
 
-def _page(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
+def _page(view: AnyView, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
     """The entry page for the form (with what went wrong, if anything)."""
     rules = view.record.ruleset
     if hand is None:
         seen = (form.expected_count.data or "").strip()
-        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else len(view.hands)) + 1
+        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else view.count) + 1
     else:
         number = view.number_of(hand.key) or 0
     context: dict[str, Any] = {
@@ -344,7 +348,7 @@ def _title(name: str) -> str:
     return name[4:5].upper() + name[5:] if name.startswith("the ") else name[:1].upper() + name[1:]
 
 
-def _live_config(view: MatchView, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
+def _live_config(view: AnyView, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
     """What live.js needs, as data on the page (no inline script under our CSP)."""
     rules = form.rules
     try:
@@ -450,7 +454,7 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
 # --- the hand page ------------------------------------------------------------------
 
 
-def _hand(view: MatchView, key: str) -> store.HandRow:
+def _hand(view: AnyView, key: str) -> store.HandRow:
     try:
         return store.get_hand(get_db(), view.row.id, key)
     except store.NotFound:

@@ -14,7 +14,16 @@ from ..engine.errors import ScartoError
 from ..engine.records import dumps, parse_match
 from ..engine.rulesets import PRESETS
 from ..storage import store
-from .context import disposition, file_name, get_db, load_match, match_view, recent_tokens, remember
+from .context import (
+    disposition,
+    file_name,
+    get_db,
+    load_match,
+    match_page_view,
+    match_view,
+    recent_tokens,
+    remember,
+)
 from .forms import MatchForm
 from .labels import current_language, preset_table, read_error_text, switch_rows
 
@@ -61,7 +70,8 @@ def new_match() -> Any:
 @bp.get("/m/<token>/")
 def match_page(token: str) -> Any:
     """The match: standings, hands, chart, whose deal is next, the settlement."""
-    view = match_view(token)
+    raw = request.args.get("page", "1")
+    view = match_page_view(token, page=int(raw) if raw.isdecimal() and len(raw) < 6 else 1)
     response = Response(render_template("match.html", view=view, switches=switch_rows(view.record.ruleset)))
     return remember(response, token)
 

@@ -103,9 +103,10 @@ def import_hand(token: str) -> Any:
         except ScartoError as exc:
             errors.append(read_error_text(exc))
         else:
-            errors = [problem_text(p) for p in score_hand(record).problems if p.severity == "error"]
+            result = score_hand(record)
+            errors = [problem_text(p) for p in result.problems if p.severity == "error"]
             if not errors:
-                store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True))
+                store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True), result=result)
                 return redirect(url_for("matches.match_page", token=token))
     elif request.method == "POST":
         errors = [str(e) for field in form.errors.values() for e in field]
