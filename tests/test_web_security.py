@@ -338,7 +338,8 @@ def test_a_failure_is_an_apology_without_a_traceback(client: FlaskClient, world:
     def broken(*args: Any) -> Any:
         raise RuntimeError("secret detail of the server")
 
-    monkeypatch.setattr(store, "match_record", broken)
+    monkeypatch.setattr(store, "match_record", broken)  # the files
+    monkeypatch.setattr(store, "standings_window", broken)  # the match page
     response = client.get(address.format(edit=world.edit))
     assert response.status_code == 500
     assert response.mimetype == mimetype

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
 from typing import Any
 
 from ..engine.cardnames import SUITS, full_name
@@ -76,6 +77,14 @@ def _same(text: str) -> str:
     return text
 
 
+@cache
+def _locale(language: str) -> Any:
+    """babel's Locale of a language, read once (parsing it for every number is most of the cost)."""
+    from babel import Locale
+
+    return Locale.parse(language)
+
+
 @dataclass(frozen=True)
 class Words:
     """The engine's names in one language and pack, translated by ``gettext``."""
@@ -138,7 +147,7 @@ class Words:
         from babel.dates import format_date
 
         try:
-            return str(format_date(date.fromisoformat(stamp), "medium", locale=self.language))
+            return str(format_date(date.fromisoformat(stamp), "medium", locale=_locale(self.language)))
         except (TypeError, ValueError):
             return stamp
 
@@ -147,6 +156,6 @@ class Words:
         from babel.numbers import format_currency
 
         try:
-            return str(format_currency(amount, currency, locale=self.language))
+            return str(format_currency(amount, currency, locale=_locale(self.language)))
         except (ValueError, LookupError, TypeError):
             return f"{amount} {currency}"

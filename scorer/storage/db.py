@@ -89,6 +89,9 @@ def _m003_hand_results(db: sqlite_utils.Database) -> None:
         " counted INTEGER NOT NULL,"  # 0: recorded after the end of the match
         " finished INTEGER NOT NULL)"  # the match is over after this hand
     )
+    # the current hands of a match in playing order, from the index alone: counting them and
+    # finding where a page of them starts do not read the hands' rows
+    db.execute("CREATE INDEX idx_hands_current ON hands (match_id, deleted_at, position, id)")
 
 
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_hand_results]

@@ -26,6 +26,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -135,6 +138,19 @@ class Revision(_Stored):
     settings: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
+_WRITER = threading.RLock()
+"""One writer at a time in this process. SQLite lets one transaction write anyway; the others
+waiting here are woken the moment it ends, where SQLite's busy handler would have them sleep
+and poll (1 ms, 2 ms, ... up to 100 ms), which made saves queue with a long tail."""
+
+
+@contextmanager
+def _writing(db: sqlite_utils.Database) -> Iterator[None]:
+    """A write transaction (sqlite-utils' ``atomic``), taken in turn with this process's other writers."""
+    with _WRITER, db.atomic():
+        yield
+
+
 def now() -> str:
     """UTC time as ISO 8601, to the second."""
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
@@ -153,7 +169,7 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
     data = match_to_dict(match)
     hands = data.pop("hands")
     stamp = now()
-    with db.atomic():
+    with _writing(db):
         # the transaction's first statement is the write: sqlite-utils' insert reads the schema first, and a
         # transaction that has read cannot wait for the write lock (SQLITE_BUSY at once under concurrent writes)
         edit, view = new_token(), new_token()
@@ -323,7 +339,7 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
         result = score_hand(parse_hand(hand_record_data(settings, record)))
     summary = _summary(result)
     stamp = now()
-    with db.atomic():
+    with _writing(db):
         _touch(db, match_id, stamp)
         count, position, latest = next(iter(db.execute(
             "SELECT (SELECT COUNT(*) FROM hands WHERE match_id = ?1 AND deleted_at IS NULL),"
@@ -352,7 +368,7 @@ def _hand_by_id(db: sqlite_utils.Database, hand_id: int, settings: dict[str, Any
 def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
             action: str, record: dict[str, Any] | None, deleted: bool | None) -> HandRow:
     stamp = now()
-    with db.atomic():
+    with _writing(db):
         _touch(db, match_id, stamp)
         hand = get_hand(db, match_id, key)
         if expected_version is not None and hand.version != expected_version:
@@ -391,7 +407,7 @@ def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str,
 def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
                      expected_version: int | None = None) -> HandRow:
     """Make an old revision's record the current one (itself a new revision, undeleting the hand)."""
-    with db.atomic():
+    with _writing(db):
         # one transaction, so the revision read is the one restored even if a save lands in between
         _touch(db, match_id, now())
         hand = get_hand(db, match_id, key)
@@ -554,7 +570,7 @@ class Window:
         limit = end_hands(self.match)
         return None if limit is None else max(0, limit - self.count)
 
-    @property
+    @cached_property
     def settlement(self) -> tuple[Transfer, ...]:
         stake = self.match.stake.per_point if self.match.stake else None
         return tuple(settle(list(zip(self.players, self.totals, strict=True)), self.match.settle, stake))
@@ -563,8 +579,26 @@ class Window:
 _WINDOW = (
     "SELECT h.id, h.key, h.version, r.engine, r.version, r.summary, r.totals, r.counted, r.finished "
     "FROM hands h LEFT JOIN hand_results r ON r.hand_id = h.id "
-    "WHERE h.match_id = ? AND h.deleted_at IS NULL ORDER BY h.position {order}, h.id {order} LIMIT ? OFFSET ?"
+    "WHERE h.match_id = ?1 AND h.deleted_at IS NULL AND (h.position > ?2 OR (h.position = ?2 AND h.id >= ?3)) "
+    "ORDER BY h.position, h.id LIMIT ?4"
 )
+_LAST = (
+    "SELECT h.id, h.key, h.version, r.engine, r.version, r.summary, r.totals, r.counted, r.finished "
+    "FROM hands h LEFT JOIN hand_results r ON r.hand_id = h.id "
+    "WHERE h.match_id = ? AND h.deleted_at IS NULL ORDER BY h.position DESC, h.id DESC LIMIT 1"
+)
+
+
+def _window_rows(db: sqlite_utils.Database, match_id: int, offset: int, limit: int) -> list[Any]:
+    """Current hands ``offset + 1`` to ``offset + limit`` with their results: where the page starts is
+    found in the index (no row read), then only the page's rows are read."""
+    if limit <= 0:
+        return []
+    start = db.execute("SELECT position, id FROM hands WHERE match_id = ? AND deleted_at IS NULL "
+                       "ORDER BY position, id LIMIT 1 OFFSET ?", [match_id, max(0, offset)]).fetchall()
+    if not start:
+        return []
+    return db.execute(_WINDOW, [match_id, start[0][0], start[0][1], limit]).fetchall()
 
 
 def standings_window(db: sqlite_utils.Database, match: MatchRow, offset: int, limit: int) -> Window:
@@ -574,12 +608,12 @@ def standings_window(db: sqlite_utils.Database, match: MatchRow, offset: int, li
     for attempt in range(2):
         count = db.execute("SELECT COUNT(*) FROM hands WHERE match_id = ? AND deleted_at IS NULL",
                            [match.id]).fetchone()[0]
-        rows = db.execute(_WINDOW.format(order="ASC"), [match.id, limit, max(0, offset)]).fetchall()
-        last = db.execute(_WINDOW.format(order="DESC"), [match.id, 1, 0]).fetchall()
+        rows = _window_rows(db, match.id, offset, limit)
+        last = db.execute(_LAST, [match.id]).fetchall()
         engine = engine_version()
         if all(r[3] == engine and r[4] == r[2] for r in rows + last) or attempt:
             break
-        with db.atomic():  # results missing (a database from before them) or made by another engine
+        with _writing(db):  # results missing (a database from before them) or made by another engine
             db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match.id])  # the write lock
             _rebuild(db, match.id, match.settings)
     lines = []

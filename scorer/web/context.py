@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
+import threading
 import unicodedata
 import zlib
 from dataclasses import dataclass, field
@@ -37,16 +39,49 @@ MAX_UPLOAD_BYTES = 1024 * 1024
 
 
 def get_db() -> Any:
-    """The request's database handle (opened on first use, closed at teardown)."""
+    """The request's database handle (its thread's connection, opened on first use)."""
     if "db" not in g:
-        g.db = database.connect(current_app.config["DATABASE"])
+        g.db = _thread_connection(current_app.config["DATABASE"])
     return g.db
 
 
 def close_db(_: BaseException | None = None) -> None:
+    """End of the request: its connection goes back to its thread, no transaction left open."""
     db = g.pop("db", None)
-    if db is not None:
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
+
+
+_KEPT = threading.local()
+
+
+def _thread_connection(path: str) -> Any:
+    """Each server thread keeps its connection from one request to the next.
+
+    Opening one costs four PRAGMAs, and closing the last connection to a WAL database
+    checkpoints it and syncs the file: per request, that was most of a save's time. The
+    connection is made again if the file it opened is no longer the one at ``path``
+    (replaced, or deleted) and when the thread turns to another database.
+    """
+    kept = getattr(_KEPT, "connection", None)
+    if kept is not None:
+        kept_path, identity, db = kept
+        if kept_path == path and identity == _identity(path):
+            return db
+        _KEPT.connection = None
         db.conn.close()
+    db = database.connect(path)
+    _KEPT.connection = (path, _identity(path), db)
+    return db
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """Which file is at ``path`` (device and inode), None if none (or an in-memory database)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
 
 
 # --- the match a token opens --------------------------------------------------------
@@ -88,7 +123,7 @@ class MatchView:
         return cumulative_chart(self.record.players, totals, title=_("Running totals"))
 
 
-PAGE_HANDS = 30
+PAGE_HANDS = 20
 """Hands a match page lists at once: the latest, with links to the earlier ones."""
 
 
