@@ -68,6 +68,7 @@ bench: install debs
 	$(PY) bench/bench_engine.py
 	$(PY) bench/bench_web.py
 	$(PY) bench/bench_pdf.py
+	$(PY) bench/bench_scale.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
