@@ -134,3 +134,17 @@ def test_a_long_matchs_page_shows_the_latest_hands_and_pages_through_the_rest(
     first = client.get(f"/m/{long_match}/?page=999").get_data(as_text=True)
     assert f"Hands 1–{1000 % PAGE_HANDS or PAGE_HANDS} of 1000" in first
     assert 'id="earlier"' not in first and 'id="later"' in first
+
+
+def test_a_hand_page_of_a_long_match_shows_its_line_of_the_standings(app: Flask, client: FlaskClient,
+                                                                   long_match: str) -> None:
+    from scorer.engine.records import fraction_text
+
+    with app.app_context():
+        row, _ = store.find_match(get_db(), long_match)
+        hands = store.list_hands(get_db(), row.id)
+        table = standings(store.match_record(get_db(), row))
+    page = client.get(f"/m/{long_match}/hands/{hands[499].key}/").get_data(as_text=True)
+    assert "Hand 500" in page
+    section = page[page.index('id="standings-after"'):]
+    assert all(f"<b>{fraction_text(t)}</b>" in section for t in table.lines[499].totals)

@@ -29,15 +29,11 @@ from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.validation import ERROR, Problem
 from ..storage import store
-from .context import MatchPage, MatchView, get_db, load_match, match_page_view, match_view
+from .context import MatchPage, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
 
 bp = Blueprint("hands", __name__)
-
-AnyView = MatchView | MatchPage
-"""The entry pages need only the match's settings, its count and last dealer (a MatchPage);
-the hand page needs the whole match judged (a MatchView)."""
 
 SUIT_CLASS = ("t", "c", "d", "b", "s", "m")
 """CSS class suffix per suit number (trumps, cups, coins, batons, swords, the Fool)."""
@@ -90,7 +86,7 @@ def edit_hand(token: str, key: str) -> Any:
     hand = _hand(view, key)
     entry = _form(FORMS[FORM_OF_BODY[hand.parsed.form]], view)
     if hand.deleted_at is not None:
-        return _hand_page(match_view(token), hand, status=409, notice=_(
+        return _hand_page(view, hand, status=409, notice=_(
             "This hand is deleted: bring it back from its history before changing it."))
     if request.method == "GET":
         entry.fill(hand.record)
@@ -102,7 +98,7 @@ def edit_hand(token: str, key: str) -> Any:
 @bp.get("/m/<token>/hands/<key>/")
 def hand_page(token: str, key: str) -> Any:
     """One hand: its scores, the count a player can check, its problems, the standings after it."""
-    view = match_view(token)
+    view = match_page_view(token, lines=0)
     return _hand_page(view, _hand(view, key))
 
 
@@ -137,7 +133,7 @@ def live_check(token: str) -> Any:
 # --- the entry forms ----------------------------------------------------------------
 
 
-def _form(cls: type[HandForm], view: AnyView) -> HandForm:
+def _form(cls: type[HandForm], view: MatchPage) -> HandForm:
     """The entry form for this match, read from the posted form or from live.js's JSON."""
     formdata = _formdata() if request.method == "POST" else None
     form = cls(formdata=formdata)
@@ -168,7 +164,7 @@ def _formdata() -> Any:
     return ImmutableMultiDict(fields)
 
 
-def _save(view: AnyView, form: HandForm, hand: store.HandRow | None) -> Any:
+def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:
     """Check the entry through the core and store it, or say why not (keeping what was typed)."""
     outcome, data, result = _judge(view, form, hand)
     if outcome is not None:
@@ -197,7 +193,7 @@ def _save(view: AnyView, form: HandForm, hand: store.HandRow | None) -> Any:
     return redirect(target)
 
 
-def _judge(view: AnyView, form: HandForm, hand: store.HandRow | None
+def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
            ) -> tuple[Outcome | None, dict[str, Any] | None, HandResult | None]:
     """The record the form describes, checked: (why not, None, None) or (None, record, result)."""
     if form.unreadable:
@@ -251,7 +247,7 @@ def _with_leaders(data: dict[str, Any], result: HandResult) -> dict[str, Any]:
     return out
 
 
-def _conflict(view: AnyView, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
+def _conflict(view: MatchPage, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
     """Somebody saved first: say what is stored now and let this phone save its entry after all."""
     count = store.count_hands(get_db(), view.row.id)
     saved = _saved(exc.current) if exc.current is not None else None
@@ -268,7 +264,7 @@ def _conflict(view: AnyView, form: HandForm, hand: store.HandRow | None, exc: st
     return Outcome(409, [text], conflict=saved)
 
 
-def _refused(view: AnyView, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
+def _refused(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
     if request.is_json:
         body: dict[str, Any] = {"saved": False, "messages": outcome.messages, "confirm": outcome.confirm,
                                 "problems": [_problem_json(p) for p in outcome.problems]}
@@ -313,7 +309,7 @@ def _problem_short(problem: Problem) -> str:
     return label
 
 
-def _page(view: AnyView, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
+def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
     """The entry page for the form (with what went wrong, if anything)."""
     rules = view.record.ruleset
     if hand is None:
@@ -348,7 +344,7 @@ def _title(name: str) -> str:
     return name[4:5].upper() + name[5:] if name.startswith("the ") else name[:1].upper() + name[1:]
 
 
-def _live_config(view: AnyView, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
+def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
     """What live.js needs, as data on the page (no inline script under our CSP)."""
     rules = form.rules
     try:
@@ -454,19 +450,20 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
 # --- the hand page ------------------------------------------------------------------
 
 
-def _hand(view: AnyView, key: str) -> store.HandRow:
+def _hand(view: MatchPage, key: str) -> store.HandRow:
     try:
         return store.get_hand(get_db(), view.row.id, key)
     except store.NotFound:
         abort(404)
 
 
-def _hand_page(view: MatchView, hand: store.HandRow, *, status: int = 200, notice: str | None = None) -> Any:
+def _hand_page(view: MatchPage, hand: store.HandRow, *, status: int = 200, notice: str | None = None) -> Any:
+    """The hand judged on its own, and (unless it is deleted) its line of the stored standings."""
     number = view.number_of(hand.key)
+    result, line = score_hand(hand.parsed), None
     if number is not None:
-        result, line = view.results[number - 1], view.table.lines[number - 1]
-    else:  # a deleted hand: judged on its own, outside the standings
-        result, line = score_hand(hand.parsed), None
+        window = store.standings_window(get_db(), view.row, number - 1, 1)
+        line = window.lines[0] if window.lines else None
     return render_template(
         "hand_page.html", view=view, hand=hand, result=result, line=line, number=number,
         notice=notice, form_name=FORM_OF_BODY[result.record.form],
