@@ -263,11 +263,15 @@ def count_hands(db: sqlite_utils.Database, match_id: int) -> int:
 
 def hand_number(db: sqlite_utils.Database, hand: HandRow) -> int | None:
     """A current hand's number in its match (1 for the first); None for a deleted hand."""
-    if hand.deleted_at is not None:
-        return None
-    return int(db.execute(
+    return None if hand.deleted_at is not None else hand_place(db, hand)
+
+
+def hand_place(db: sqlite_utils.Database, hand: HandRow) -> int:
+    """The hand's number among the match's current hands: for a deleted one, the number it would
+    have if brought back (its place by position). Counted in the index, whatever the match's length."""
+    return 1 + int(db.execute(
         "SELECT COUNT(*) FROM hands WHERE match_id = (SELECT match_id FROM hands WHERE id = ?1) "
-        "AND deleted_at IS NULL AND (position < ?2 OR (position = ?2 AND id <= ?1))",
+        "AND deleted_at IS NULL AND (position < ?2 OR (position = ?2 AND id < ?1))",
         [hand.id, hand.position]).fetchone()[0])
 
 

@@ -26,7 +26,7 @@ from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
 from ..sheets.pdf import html_to_pdf
 from ..storage import store
-from .context import decode_record, encode_record, get_db, hand_number, load_match, pdf_response, sheet_name
+from .context import decode_record, encode_record, get_db, load_match, pdf_response, sheet_name
 from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
@@ -115,7 +115,7 @@ def _stored(token: str, key: str) -> tuple[store.MatchRow, store.HandRow, HandRe
         hand = store.get_hand(db, row.id, key)
     except store.NotFound:
         abort(404)
-    number = hand_number(store.list_hands(db, row.id), hand) if hand.deleted_at is None else 0
+    number = store.hand_number(db, hand) or 0
     return row, hand, _result(hand.parsed), number
 
 

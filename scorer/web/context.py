@@ -214,16 +214,6 @@ def match_view(token: str, *, edit: bool = False) -> MatchView:
     return MatchView(row, token, can_edit, record, hands, results, standings(record, results), numbers)
 
 
-def hand_number(hands: list[store.HandRow], hand: store.HandRow) -> int:
-    """A hand's number among the match's current hands; for a deleted one, the number it would
-    have if brought back (its place by position)."""
-    if hand.deleted_at is None:
-        for number, h in enumerate(hands, start=1):
-            if h.id == hand.id:
-                return number
-    return 1 + sum(1 for h in hands if (h.position, h.id) < (hand.position, hand.id))
-
-
 # --- the phone's recent matches -------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from wtforms.validators import InputRequired, NumberRange
 
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
-from .context import get_db, hand_number, load_match
+from .context import get_db, load_match
 from .labels import PROBLEM_LABELS, read_error_text
 
 bp = Blueprint("history", __name__)
@@ -134,8 +134,7 @@ def _load(token: str, key: str, *, edit: bool = False) -> tuple[store.MatchRow, 
 
 
 def _state(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) -> HandState:
-    live = store.list_hands(get_db(), row.id)
-    return HandState(hand, hand_number(live, hand), _judge(row, hand, memo))
+    return HandState(hand, store.hand_place(get_db(), hand), _judge(row, hand, memo))
 
 
 def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) -> list[RevisionView]:
@@ -203,8 +202,7 @@ def deleted_hands(token: str) -> Any:
     row, can_edit = load_match(token)
     memo: dict[str, Judged] = {}
     db = get_db()
-    live = store.list_hands(db, row.id)
-    states = [HandState(h, hand_number(live, h), _judge(row, h, memo)) for h in store.deleted_hands(db, row.id)]
+    states = [HandState(h, store.hand_place(db, h), _judge(row, h, memo)) for h in store.deleted_hands(db, row.id)]
     return render_template("history_deleted.html", token=token, row=row, can_edit=can_edit, states=states,
                            problem_labels=PROBLEM_LABELS)
 
@@ -250,7 +248,7 @@ def delete_hand(token: str, key: str) -> Any:
     if hand.deleted_at is not None:
         return _conflict(token, row, can_edit, key, _("This hand was already deleted."))
     db = get_db()
-    number = hand_number(store.list_hands(db, row.id), hand)
+    number = store.hand_place(db, hand)
     try:
         deleted = store.delete_hand(db, row.id, key, expected_version=seen)
     except store.Conflict:
@@ -270,12 +268,12 @@ def undelete(token: str, key: str) -> Any:
         return seen
     db = get_db()
     if hand.deleted_at is None:
-        number = hand_number(store.list_hands(db, row.id), hand)
+        number = store.hand_place(db, hand)
         flash(_("Hand %(n)s is not deleted: nothing to undo.", n=number))
         return redirect(url_for("matches.match_page", token=token), 303)
     try:
         back = store.undelete_hand(db, row.id, key, expected_version=seen)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
-    flash(_("Hand %(n)s is back in the match.", n=hand_number(store.list_hands(db, row.id), back)))
+    flash(_("Hand %(n)s is back in the match.", n=store.hand_place(db, back)))
     return redirect(url_for("matches.match_page", token=token), 303)
