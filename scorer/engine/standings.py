@@ -56,14 +56,12 @@ class Standings:
     @property
     def leaders(self) -> list[str]:
         """The players with the highest total (several when tied)."""
-        best = max(self.totals)
-        return [p for p, t in zip(self.players, self.totals, strict=True) if t == best]
+        return leaders_of(self.players, self.totals)
 
     @property
     def hands_to_play(self) -> int | None:
         """Hands left under an ``end: {"hands": N}`` match, else None."""
-        limit = end_hands(self.match)
-        return None if limit is None else max(0, limit - len(self.lines))
+        return hands_left(self.match, len(self.lines))
 
     def to_dict(self) -> dict[str, Any]:
         """``scarto-standings/1``, as ``scarto match --json`` prints it."""
@@ -84,6 +82,24 @@ class Standings:
             "finished": self.finished,
             "settlement": [t.to_dict() for t in self.settlement],
         }
+
+
+def leaders_of(players: tuple[str, ...], totals: tuple[Fraction, ...]) -> list[str]:
+    """The players with the highest total (several when tied)."""
+    best = max(totals)
+    return [p for p, t in zip(players, totals, strict=True) if t == best]
+
+
+def hands_left(match: MatchRecord, played: int) -> int | None:
+    """Hands left under an ``end: {"hands": N}`` match after ``played``, else None."""
+    limit = end_hands(match)
+    return None if limit is None else max(0, limit - played)
+
+
+def settlement_of(match: MatchRecord, totals: tuple[Fraction, ...]) -> tuple[Transfer, ...]:
+    """Who pays whom for these totals, under the match's settlement and stake."""
+    stake = match.stake.per_point if match.stake else None
+    return tuple(settle(list(zip(match.players, totals, strict=True)), match.settle, stake))
 
 
 def end_hands(match: MatchRecord) -> int | None:
@@ -141,12 +157,11 @@ def standings(match: MatchRecord, results: list[HandResult] | None = None) -> St
     totals = state.totals
     finished = state.finished
     last_dealer = lines[-1].dealer if lines else None
-    stake = match.stake.per_point if match.stake else None
     return Standings(
         match=match,
         lines=tuple(lines),
         totals=tuple(totals),
         next_dealer=next_dealer(players, match.first_dealer, last_dealer),
         finished=finished,
-        settlement=tuple(settle(list(zip(players, totals, strict=True)), match.settle, stake)),
+        settlement=settlement_of(match, totals),
     )

@@ -41,8 +41,8 @@ import sqlite_utils
 from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, MatchRecord, fraction_json, match_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
-from ..engine.settlement import Transfer, settle
-from ..engine.standings import Running, after_hand, end_hands, next_dealer
+from ..engine.settlement import Transfer
+from ..engine.standings import Running, after_hand, hands_left, leaders_of, next_dealer, settlement_of
 from .db import token_key
 
 TOKEN_BYTES = 18
@@ -566,18 +566,15 @@ class Window:
 
     @property
     def leaders(self) -> list[str]:
-        best = max(self.totals)
-        return [p for p, t in zip(self.players, self.totals, strict=True) if t == best]
+        return leaders_of(self.players, self.totals)
 
     @property
     def hands_to_play(self) -> int | None:
-        limit = end_hands(self.match)
-        return None if limit is None else max(0, limit - self.count)
+        return hands_left(self.match, self.count)
 
     @cached_property
     def settlement(self) -> tuple[Transfer, ...]:
-        stake = self.match.stake.per_point if self.match.stake else None
-        return tuple(settle(list(zip(self.players, self.totals, strict=True)), self.match.settle, stake))
+        return settlement_of(self.match, self.totals)
 
 
 _WINDOW = (
