@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cache
+from decimal import Decimal
+from functools import cache, lru_cache
 from typing import Any
 
 from ..engine.cardnames import SUITS, full_name
@@ -153,9 +154,15 @@ class Words:
 
     def money(self, amount: Any, currency: str) -> str:
         """Money as the language writes it (1,50 € in Italian, €1.50 in English)."""
-        from babel.numbers import format_currency
+        return _money(str(amount), currency, self.language)
 
-        try:
-            return str(format_currency(amount, currency, locale=_locale(self.language)))
-        except (ValueError, LookupError, TypeError):
-            return f"{amount} {currency}"
+
+@lru_cache(maxsize=4096)
+def _money(amount: str, currency: str, language: str) -> str:
+    """Formatting money is slow in babel and the same amounts come back on every page: kept."""
+    from babel.numbers import format_currency
+
+    try:
+        return str(format_currency(Decimal(amount), currency, locale=_locale(language)))
+    except (ValueError, LookupError, TypeError, ArithmeticError):
+        return f"{amount} {currency}"

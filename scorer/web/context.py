@@ -16,10 +16,11 @@ import threading
 import unicodedata
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 from urllib.parse import quote
 
-from flask import Response, abort, current_app, g, request
+from flask import Response, abort, current_app, g, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -170,6 +171,14 @@ class MatchPage:
             return store.hand_number(get_db(), store.get_hand(get_db(), self.row.id, key))
         except store.NotFound:
             return None
+
+    @cached_property
+    def _hand_url(self) -> str:
+        return url_for("hands.hand_page", token=self.token, key="KEY")
+
+    def hand_url(self, key: str) -> str:
+        """The address of one of its hands (routed once for the page, not once a hand)."""
+        return self._hand_url.replace("/KEY/", f"/{key}/")
 
     def chart(self) -> str:
         """The running totals of the hands on this page."""

@@ -80,9 +80,10 @@ def current_pack() -> str:
 
 def page_words() -> words.Words:
     """The engine's names in the page's language and the match's pack (:class:`scorer.sheets.words.Words`)."""
-    from flask_babel import gettext
+    from flask_babel import get_translations
 
-    return words.Words(current_language(), current_pack(), gettext)
+    # the catalogue's own gettext, looked up once: Flask-Babel's finds the catalogue for every string
+    return words.Words(current_language(), current_pack(), get_translations().gettext)
 
 
 def card_label(index: int) -> str:
