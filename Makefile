@@ -12,7 +12,7 @@ DEBS   := chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-su
 I18N   := scorer/translations
 MO     := $(patsubst %.po,%.mo,$(wildcard $(I18N)/*/LC_MESSAGES/messages.po))
 
-.PHONY: install run test lint bench debs clean messages
+.PHONY: install run test test-fast lint bench debs clean messages
 
 install: $(STAMP) $(MO)
 
@@ -55,6 +55,11 @@ debs:
 test: install debs
 	$(PY) -m pytest
 
+# The quick loop: everything but the slow tests (fuzzing, crashes, load, page weight, the wheel)
+# and the browser tests.
+test-fast: install debs
+	$(PY) -m pytest -q -m "not slow and not browser"
+
 lint: install
 	$(VENV)/bin/ruff check scorer tests bench
 	$(VENV)/bin/mypy
@@ -63,6 +68,7 @@ bench: install debs
 	$(PY) bench/bench_engine.py
 	$(PY) bench/bench_web.py
 	$(PY) bench/bench_pdf.py
+	$(PY) bench/bench_scale.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.results import replace_section  # noqa: E402
 from scorer.engine.records import parse_match  # noqa: E402
-from scorer.sheets.pdf import html_to_pdf, match_sheet_pdf  # noqa: E402
-from scorer.web import create_app  # noqa: E402
+from scorer.sheets.pdf import html_to_pdf  # noqa: E402
+from scorer.sheets.render import match_sheet_pdf  # noqa: E402
 from tests.matchutil import points_match  # noqa: E402
 
 ROUNDS = 21
@@ -48,19 +48,17 @@ def measure() -> tuple[dict[str, list[float]], int]:
     """Seconds per round for each figure, and the sheet's size in bytes."""
     from weasyprint import HTML
 
-    app = create_app({"DATABASE": ":memory:", "SKIP_MIGRATIONS": True, "SECRET_KEY": "bench",
-                      "SERVER_NAME": "localhost"})
     match = parse_match(points_match(12))
     static = str(ROOT / "static") + "/"
     runs: dict[str, Callable[[], object]] = {
         "floor": lambda: HTML(string=ONE_LINE).write_pdf(),
         "styled": lambda: HTML(string=ONE_LINE_STYLED, base_url=static).write_pdf(),
         "ours": lambda: html_to_pdf("<p>Scarto</p>", static),
-        "sheet": lambda: match_sheet_pdf(match, app),
+        "sheet": lambda: match_sheet_pdf(match),
     }
     for run in runs.values():  # warm-up: imports, fonts, the kept stylesheet
         run()
-    size = len(match_sheet_pdf(match, app))
+    size = len(match_sheet_pdf(match))
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(ROUNDS):
         for name, run in runs.items():

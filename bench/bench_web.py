@@ -27,8 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results import replace_section  # noqa: E402
-from scorer import create_app, store  # noqa: E402
-from scorer.web import get_db  # noqa: E402
+from scorer import create_app  # noqa: E402
+from scorer.storage import store  # noqa: E402
+from scorer.web.context import get_db  # noqa: E402
 from tests.seed import hand_keys, seed_match  # noqa: E402
 
 TARGET_MS = 10.0

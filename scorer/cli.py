@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -50,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
     pdf.add_argument("file", metavar="FILE")
     pdf.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     pdf.set_defaults(run=_pdf)
+    serve = commands.add_parser("serve", help="run the web app (waitress), from a checkout or an installed package")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the local network)")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--instance", default="instance", metavar="DIR",
+                       help="folder of the database and the secret key (made if missing; default ./instance)")
+    serve.set_defaults(run=_serve)
     return parser
 
 
@@ -119,7 +126,7 @@ def _pdf(args: argparse.Namespace) -> int:
     try:
         # WeasyPrint is imported only when a PDF is made; imported by name so that the
         # core type-checks without the app's dependencies
-        pdf_module = importlib.import_module(".sheets.pdf", __package__)
+        pdf_module = importlib.import_module(".sheets.render", __package__)
     except ImportError:
         print("scarto: PDF output needs the app's dependencies (make install)", file=sys.stderr)
         return 2
@@ -130,6 +137,26 @@ def _pdf(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"scarto: {args.output}: cannot write ({exc.strerror or exc})", file=sys.stderr)
         return 2
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """The app on waitress with ``make run``'s settings (scorer.serve), the database in ``--instance``."""
+    instance = os.path.abspath(args.instance)
+    try:
+        os.makedirs(instance, exist_ok=True)
+    except OSError as exc:
+        print(f"scarto: {args.instance}: cannot make the instance folder ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    os.environ.update({"HOST": args.host, "PORT": str(args.port), "SCARTO_INSTANCE": instance})
+    try:
+        serve_module = importlib.import_module(".serve", __package__)
+    except ImportError:
+        print("scarto: serving needs the app's dependencies (make install)", file=sys.stderr)
+        return 2
+    print(f"Serving on http://{args.host}:{args.port}/ (database and key in {instance}; Ctrl-C stops)",
+          flush=True)
+    serve_module.main()
     return 0
 
 

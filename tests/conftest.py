@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,16 +15,36 @@ from scorer import create_app
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture()
-def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app with CSRF on (as in production) and its database in a temporary folder."""
+@pytest.fixture(scope="session")
+def _made_app(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, Path]:
+    """One app for the session and a database file with every migration applied.
+
+    Building the app (Werkzeug compiles every route) and migrating a database take longer
+    than most tests: made once, each test gets a copy of the database and its own config.
+    """
+    template = tmp_path_factory.mktemp("template") / "test.sqlite"
     app = create_app({
         "TESTING": True,
-        "DATABASE": str(tmp_path / "test.sqlite"),
+        "DATABASE": str(template),
         "SECRET_KEY": "test-secret",
         "SERVER_NAME": "scarto.test",
     })
-    yield app
+    return app, template
+
+
+@pytest.fixture()
+def app(_made_app: tuple[Flask, Path], tmp_path: Path) -> Iterator[Flask]:
+    """The app with CSRF on (as in production) and its database in a temporary folder."""
+    app, template = _made_app
+    database = tmp_path / "test.sqlite"
+    shutil.copyfile(template, database)
+    config = dict(app.config)
+    app.config["DATABASE"] = str(database)
+    try:
+        yield app
+    finally:  # whatever a test changed in the config is put back
+        app.config.clear()
+        app.config.update(config)
 
 
 @pytest.fixture()

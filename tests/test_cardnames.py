@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.engine.cardnames import LANGUAGES, PACKS, aliases, fold, full_name, short_name
-from scorer.engine.cards import CODES
+from scorer.engine.cardnames import LANGUAGES, PACKS, aliases, full_name, short_name
+from scorer.engine.cards import CODES, fold
 
 
 def test_aliases_never_name_two_cards() -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from scorer.engine import cards
-from scorer.engine.cards import CARDS, CODES, SUIT_STRENGTH, VALUE, Card, card_name, parse_index, register_aliases
+from scorer.engine.cards import CARDS, CODES, SUIT_STRENGTH, VALUE, Card, card_name, fold, parse_index
 from scorer.engine.errors import ReadError
 from scorer.engine.messages import READ_TEMPLATES, render_read
 from scorer.engine.records import parse_hand
@@ -65,8 +69,7 @@ def test_codes_and_aliases(text: str, code: str) -> None:
     (5, "5 is not a card code"),
     (None, "None is not a card code"),
 ])
-def test_unknown_codes(text: object, message: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cards, "_EXTRA", {})  # whatever names the interface registered elsewhere
+def test_unknown_codes(text: object, message: str) -> None:
     with pytest.raises(ReadError) as caught:
         parse_index(text, "tricks[4].cards[2]")
     assert caught.value.message == message
@@ -104,16 +107,25 @@ def test_card_properties() -> None:
     assert not king.is_trump and king.suit == cards.SWORDS
 
 
-def test_the_interface_may_register_more_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cards, "_EXTRA", {})
-    register_aliases({"Cavallo di Coppe": Card.parse("CC"), "Réginà di Spade": Card.parse("QS")})
-    assert Card.parse("cavallo di  coppe ").code == "CC"
-    assert Card.parse("REGINA DI SPADE").code == "QS"  # case and accents folded
-    assert Card.parse("KS").code == "KS"
+def test_the_interface_passes_more_names_to_the_parser() -> None:
+    names = {fold("Cavallo di Coppe"): Card.parse("CC"), fold("Réginà di Spade"): Card.parse("QS")}
+    assert Card.parse("cavallo di  coppe ", aliases=names).code == "CC"
+    assert Card.parse("REGINA DI SPADE", aliases=names).code == "QS"  # case and accents folded
+    assert Card.parse("KS", aliases=names).code == "KS"
     with pytest.raises(ReadError):
-        Card.parse("Fante di Coppe")
-    with pytest.raises(ReadError, match="'Cavallo di Coppe' is not a card"):  # files: RECORD.md's aliases only
-        parse_index("Cavallo di Coppe", strict=True)
+        Card.parse("Fante di Coppe", aliases=names)
+    with pytest.raises(ReadError, match="'Cavallo di Coppe' is not a card"):  # without them: RECORD.md's only
+        parse_index("Cavallo di Coppe")
     data = {"players": ["A", "B", "C"], "dealer": "A", "captured": {"A": ["Cavallo di Coppe"], "B": [], "C": []}}
     with pytest.raises(ReadError, match=r"^captured\.A\[0\]: 'Cavallo di Coppe' is not a card$"):
         parse_hand(data)
+
+
+def test_the_names_of_every_language_work_in_a_fresh_interpreter() -> None:
+    """No global to register first: the names are data given to the parser, in any process."""
+    code = ("from scorer.engine.cards import Card; from scorer.engine.cardnames import aliases; "
+            "print(Card.parse('Cavallo di Coppe', aliases=aliases()).code, "
+            "Card.parse('Reiter Kelche', aliases=aliases()).code)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert out.stdout.split() == ["CC", "CC"]

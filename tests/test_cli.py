@@ -218,7 +218,7 @@ def test_the_readable_table_shows_the_ultimo_bonus(tmp_path: Path, capsys: pytes
 # --- scarto match ------------------------------------------------------------------------
 
 
-MATCH = {
+MATCH: dict[str, Any] = {
     "format": "scarto-match/1",
     "title": "Thursday at the circolo",
     "players": ["Anna", "Bruno", "Carla"],

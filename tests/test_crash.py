@@ -18,9 +18,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from scorer.engine.records import parse_hand
 from scorer.engine.scoring import score_hand
 from tests.serverutil import Client, Server, csrf_token, hidden
+
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 KILLS = 10
 PLAYERS = ["Anna", "Bruno", "Carla"]
@@ -102,7 +106,7 @@ def check_stored(path: Path, token: str, phone: Phone, port: int) -> int:
         match = json.loads(settings)
         hands = conn.execute("SELECT id, position, record, version FROM hands WHERE match_id = ? AND deleted_at "
                              "IS NULL ORDER BY position", [match_id]).fetchall()
-        notes = Counter()
+        notes: Counter[str] = Counter()
         for hand_id, _position, text, version in hands:
             record = json.loads(text)
             notes[record.get("notes")] += 1

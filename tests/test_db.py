@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorer import create_app
-from scorer.engine.records import dumps, parse_match
+from scorer.engine.records import HandRecord, dumps, parse_match
 from scorer.storage import db as database
 from scorer.storage import store
 from scorer.web import get_db
@@ -79,7 +79,7 @@ def test_a_new_migration_is_applied_once_to_an_existing_database(
 
     def _m999_notes(db: sqlite_utils.Database) -> None:
         calls.append(1)
-        db["matches"].add_column("notes", str)
+        db.table("matches").add_column("notes", str)
 
     monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _m999_notes])
     assert database.migrate(fresh) == len(database.MIGRATIONS)
@@ -95,7 +95,7 @@ def test_a_failing_migration_leaves_nothing_behind(
     before = schema(fresh)
 
     def _m999_broken(db: sqlite_utils.Database) -> None:
-        db["scratch"].create({"id": int}, pk="id")
+        db.table("scratch").create({"id": int}, pk="id")
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(database, "MIGRATIONS", [*database.MIGRATIONS, _m999_broken])
@@ -109,7 +109,7 @@ def test_a_failing_migration_leaves_nothing_behind(
 def test_foreign_keys_are_enforced(fresh: sqlite_utils.Database) -> None:
     database.migrate(fresh)
     with pytest.raises(sqlite3.IntegrityError):
-        fresh["hands"].insert({"match_id": 999, "key": "k", "position": 1, "record": "{}", "version": 1,
+        fresh.table("hands").insert({"match_id": 999, "key": "k", "position": 1, "record": "{}", "version": 1,
                                "created_at": "x", "updated_at": "x"})
 
 
@@ -221,7 +221,7 @@ def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_up
 
     old_four = find_ruleset({"preset": "classic", "deal": preset})  # the switches it had
     rng = random.Random(11)
-    played = []
+    played: list[HandRecord] = []
     while len(played) < 4:  # hands the new ``four`` scores otherwise (XX against XXI, the Fool's last trick)
         record = simulate_hand(old_four, rng, leaders=False)
         if score_hand(replace(record, ruleset=PRESETS[preset])).scores() != score_hand(record).scores():
@@ -256,10 +256,10 @@ def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_up
     match = store.match_record(db, row)
     assert match.ruleset == replace(old_four, preset=preset)
     assert [line.scores for line in standings(match).lines] == before
-    for hand in store.list_hands(db, row.id):
-        history = store.revisions(db, hand.id)
+    for stored in store.list_hands(db, row.id):
+        history = store.revisions(db, stored.id)
         assert [r.action for r in history] == ["create", "rules_kept"]
-        assert history[1].record == history[0].record and hand.version == 2
+        assert history[1].record == history[0].record and stored.version == 2
     assert migrate(db) == len(MIGRATIONS)  # applied once
     assert len(store.revisions(db, 1)) == 2
     db.conn.close()

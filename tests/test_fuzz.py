@@ -38,6 +38,8 @@ from scorer.web import get_db
 from tests.jsonutil import json_at, json_paths
 from tests.webutil import csrf_token
 
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
+
 
 def fuzz(examples: int) -> settings:
     """Many examples, no deadline (a request takes milliseconds, a slow machine more)."""

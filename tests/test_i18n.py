@@ -106,9 +106,9 @@ def test_each_translation_has_the_placeholders_of_its_message(language: str) -> 
     assert catalog.num_plurals == 2, "two plural forms: one card, many cards"
     wrong = []
     for m in messages(catalog).values():
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        ids = [str(i) for i in (m.id if isinstance(m.id, tuple) else (m.id,))]
         wanted = sorted(set(PLACEHOLDER.findall(" ".join(ids))))
-        for text in m.string if isinstance(m.string, tuple) else (m.string,):
+        for text in (str(t) for t in (m.string if isinstance(m.string, tuple) else (m.string,))):
             if sorted(set(PLACEHOLDER.findall(text))) != wanted:
                 wrong.append(f"{m.id!r} -> {text!r}")
         if wanted and "python-format" not in m.flags:
@@ -194,8 +194,8 @@ def literal_outputs(node: nodes.Node) -> Iterator[str]:
         for child in node.nodes:
             if not isinstance(child, nodes.TemplateData):
                 yield from _printed_constants(child)
-    for child in node.iter_child_nodes():
-        yield from literal_outputs(child)
+    for inner in node.iter_child_nodes():
+        yield from literal_outputs(inner)
 
 
 def _printed_constants(expr: nodes.Node) -> Iterator[str]:
@@ -372,6 +372,7 @@ def english_messages(language: str) -> set[str]:
             if isinstance(m.id, str) and "%" not in m.id and m.string != m.id and len(m.id) > 12}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="make test installs poppler-utils")
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_sheets_are_printed_in_each_language(client: FlaskClient, seeded: tuple[str, list[str]],

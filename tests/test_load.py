@@ -8,10 +8,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from scorer.engine.records import parse_match
 from scorer.storage import db as database
 from scorer.storage import store
 from tests.matchutil import points_match
+
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,8 +23,10 @@ from scorer import create_app
 from scorer.engine.records import parse_hand
 from scorer.storage import store
 from scorer.web import LANGUAGES, get_db
-from scorer.web.audit import encode_record
+from scorer.web.context import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
+
+pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 LIMIT = 40 * 1024
 HOST = "scarto.test"

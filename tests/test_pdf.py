@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from scorer.engine.numbers import fraction_text
 from scorer.engine.records import parse_match
 from scorer.engine.standings import standings
-from scorer.sheets.pdf import match_sheet_pdf
+from scorer.sheets.render import match_sheet_pdf
 from tests.matchutil import points_match
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="make test installs poppler-utils")
@@ -111,6 +111,38 @@ def test_weasyprint_is_not_imported_by_the_app() -> None:
             "print('weasyprint' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "False"
+
+
+def test_the_command_makes_a_sheet_without_flask(tmp_path: Path) -> None:
+    """``scarto pdf`` renders the shared template through plain Jinja: no Flask, no app."""
+    source = tmp_path / "match.json"
+    source.write_text(json.dumps(points_match(3)))
+    out = tmp_path / "sheet.pdf"
+    code = ("import sys; from scorer.cli import main; "
+            f"status = main(['pdf', {str(source)!r}, '-o', {str(out)!r}]); "
+            "print(status, 'flask' in sys.modules, 'scorer.web' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.stdout.split() == ["0", "False", "False"]
+    assert "Final standings" in pdf_text(out.read_bytes())
+
+
+@pytest.mark.parametrize("language", ["it", "en", "de"])
+def test_the_web_and_the_command_print_the_same_sheet(client: FlaskClient, language: str) -> None:
+    """The same match through Flask (the route) and through the command's renderer: the same text."""
+    breach = json.loads((Path(__file__).parent / "fixtures" / "hands" / "classic-breach.json").read_text())
+    hand = {k: v for k, v in breach.items() if k not in ("format", "players", "ruleset")}
+    data = {"format": "scarto-match/1", "title": "Giovedì al circolo", "language": language, "pack": "french",
+            "date": "2024-05-01", "place": "Torino", "players": breach["players"], "first_dealer": "Bruno",
+            "ruleset": "classic", "stake": {"per_point": "0.10", "currency": "EUR"},
+            "hands": [hand, *points_match(4)["hands"]]}
+    created = client.post("/api/matches", json=data)
+    assert created.status_code == 201, created.json
+    token = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    web = pdf_text(client.get(f"/m/{token}/sheet.pdf").data)
+    command = pdf_text(match_sheet_pdf(parse_match(data)))
+    assert web == command
+    assert "Torino" in web and "€" in web
 
 
 def test_italian_sheet_uses_italian_card_names() -> None:

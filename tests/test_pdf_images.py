@@ -16,10 +16,11 @@ from flask.testing import FlaskClient
 
 from scorer.engine.records import parse_match
 from scorer.sheets.charts import COLOURS
-from scorer.sheets.pdf import match_sheet_pdf
+from scorer.sheets.render import match_sheet_pdf
 from tests.matchutil import points_match
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="make test installs poppler-utils")
+pytestmark = [pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="make test installs poppler-utils"),
+              pytest.mark.slow]  # rasterising PDFs: make test-fast leaves it out
 
 SHOTS = Path(__file__).parent / "screenshots"
 DPI = 50

@@ -34,6 +34,8 @@ from scorer.engine.simulation import (
 )
 from scorer.engine.validation import validate
 
+pytestmark = pytest.mark.slow  # property runs over many simulated hands: make test-fast leaves it out
+
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 DECK_TOTALS = {"classic": 78, "rulesheet": 78, "saari": 78, "four": 78, "piccolo": 66}
 

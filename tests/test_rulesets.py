@@ -149,9 +149,9 @@ PLAIN = "2S 3S 4S 5S 6S 7S 8S 9S 10S 2B 3B 4B 5B 6B 7B 8B 9B 10B 2C 3C 4C 5C"
 def _illegal(rules: Ruleset, discard: str, kept: str) -> set[str]:
     """The discarded cards the ruleset forbids, the dealer keeping ``kept`` plus plain cards: what
     the dealer holds is both (RULES.md: "holds", among all the cards after taking the talon)."""
-    thrown = frozenset(Card.parse(c) for c in discard.split())
-    keep = frozenset(Card.parse(c) for c in (kept + " " + PLAIN).split())
-    return {CODES[c] for c in rules.forbidden_discards(thrown | keep) & thrown}
+    thrown: frozenset[int] = frozenset(Card.parse(c) for c in discard.split())
+    keep: frozenset[int] = frozenset(Card.parse(c) for c in (kept + " " + PLAIN).split())
+    return {CODES[c] for c in rules.forbidden_discards(thrown | keep) & thrown}  # type: ignore[operator]
 
 
 CLASSIC, RULESHEET, SAARI = PRESETS["classic"], PRESETS["rulesheet"], PRESETS["saari"]

@@ -11,7 +11,7 @@ import pytest
 import sqlite_utils
 
 from scorer.engine.errors import ReadError
-from scorer.engine.records import match_to_dict, parse_match
+from scorer.engine.records import HandRecord, match_to_dict, parse_match
 from scorer.storage import db as database
 from scorer.storage import store
 from tests.seed import dealt_by, match_file
@@ -81,11 +81,26 @@ def test_a_hand_key_belongs_to_its_match(db: sqlite_utils.Database, match: store
         store.update_hand(db, other.id, hand.key, EDITED)
 
 
-def test_canonical_hand_reads_through_the_core(match: store.MatchRow) -> None:
-    assert store.canonical_hand(match, {"dealer": " Anna", "points": {"Carla": "25", "Anna": 31, "Bruno": 22}}) \
-        == {"dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}}
+def test_a_stored_hand_comes_back_as_the_engines_record(db: sqlite_utils.Database, match: store.MatchRow) -> None:
+    hand = store.add_hand(db, match.id, POINTS)
+    for row in (hand, store.get_hand(db, match.id, hand.key), store.list_hands(db, match.id)[0]):
+        assert row.error is None
+        assert isinstance(row.parsed, HandRecord)
+        assert row.parsed.players == tuple(match.players) and row.parsed.dealer == POINTS["dealer"]
+    assert store.revisions(db, hand.id)[0].parsed == hand.parsed
+    assert store.match_record(db, match).hands == (hand.parsed,)
+
+
+def test_a_record_the_engine_refuses_comes_back_with_its_error_and_raw_value(
+        db: sqlite_utils.Database, match: store.MatchRow) -> None:
+    hand = store.add_hand(db, match.id, POINTS)
+    broken = {"dealer": "Zoe", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}}  # as if an older engine wrote it
+    db.execute("UPDATE hands SET record = ? WHERE id = ?", [json.dumps(broken), hand.id])
+    row = store.get_hand(db, match.id, hand.key)
+    assert row.record == broken
+    assert isinstance(row.error, ReadError) and "'Zoe' is not one of the players" in str(row.error)
     with pytest.raises(ReadError, match="'Zoe' is not one of the players"):
-        store.canonical_hand(match, {"dealer": "Zoe", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}})
+        store.match_record(db, match)  # a match with such a hand says why
 
 
 # --- revisions --------------------------------------------------------------------

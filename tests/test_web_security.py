@@ -22,7 +22,7 @@ from scorer import create_app
 from scorer.engine.records import parse_hand
 from scorer.storage import store
 from scorer.web import get_db
-from scorer.web.audit import encode_record
+from scorer.web.context import encode_record
 from tests.seed import dealt_by, hand_keys, seed_match
 from tests.webutil import csrf_token
 
@@ -338,7 +338,8 @@ def test_a_failure_is_an_apology_without_a_traceback(client: FlaskClient, world:
     def broken(*args: Any) -> Any:
         raise RuntimeError("secret detail of the server")
 
-    monkeypatch.setattr(store, "match_record", broken)
+    monkeypatch.setattr(store, "match_record", broken)  # the files
+    monkeypatch.setattr(store, "standings_window", broken)  # the match page
     response = client.get(address.format(edit=world.edit))
     assert response.status_code == 500
     assert response.mimetype == mimetype

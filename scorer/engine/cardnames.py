@@ -9,10 +9,20 @@ the usual variants, are accepted as card input (``Cavallo di Coppe``,
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache
 
-from .cards import ANGEL_INDEX, BAGATTO_INDEX, FIRST_SUIT_CARD, FOOL_INDEX, INDICES, RANK, ROMAN, SUIT, WORLD_INDEX
+from .cards import (
+    ANGEL_INDEX,
+    BAGATTO_INDEX,
+    FIRST_SUIT_CARD,
+    FOOL_INDEX,
+    INDICES,
+    RANK,
+    ROMAN,
+    SUIT,
+    WORLD_INDEX,
+    fold,
+)
 from .cards import TRUMPS as TRUMP_COUNT
 
 LANGUAGES = ("it", "en", "de", "fi", "es")
@@ -125,12 +135,6 @@ def short_name(index: int, language: str | None = "en", pack: str | None = "ital
     if kind == "french":
         return letter + _SHORT_SUITS["french"][SUIT[index] - 1]
     return letter + "CDBS"[SUIT[index] - 1]  # the pack's own Italian initials, as in the record codes
-
-
-def fold(text: str) -> str:
-    """Upper case, accents and apostrophes removed, spaces folded: how aliases are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.upper().replace("'", " ").replace("-", " "))
-    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
 
 
 @cache

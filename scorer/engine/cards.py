@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from typing import NewType
 
 from .errors import ReadError
@@ -137,9 +138,13 @@ class Card(int):
         return card_name(self)
 
     @classmethod
-    def parse(cls, text: str, where: str = "") -> Card:
-        """Read a code or alias (RECORD.md), case-insensitively; ReadError otherwise."""
-        return CARDS[parse_index(text, where)]
+    def parse(cls, text: str, where: str = "", *, aliases: Mapping[str, int] | None = None) -> Card:
+        """Read a code or alias (RECORD.md), case-insensitively; ReadError otherwise.
+
+        ``aliases`` are further names to accept (folded by :func:`fold`), e.g. every
+        language's card names: ``Card.parse("Cavallo di Coppe", aliases=cardnames.aliases())``.
+        """
+        return CARDS[parse_index(text, where, aliases=aliases)]
 
     def __repr__(self) -> str:
         return f"Card.parse({CODES[self]!r})"
@@ -197,21 +202,22 @@ _INDEX_OF_SUIT_CARD = {
 }
 
 
-def parse_index(text: object, where: str = "", *, strict: bool = False) -> CardIndex:
+def parse_index(text: object, where: str = "", *, aliases: Mapping[str, int] | None = None) -> CardIndex:
     """Card index for a code or alias; ReadError naming the text and where it stands.
 
-    ``strict`` accepts only RECORD.md's codes and aliases, as files must, not the names
-    the interface registered with :func:`register_aliases`.
+    Without ``aliases`` only RECORD.md's codes and aliases are read, as files must be;
+    ``aliases`` (a mapping of :func:`fold`-ed names to indices, such as
+    :func:`scorer.engine.cardnames.aliases`) adds the names people type.
     """
     if not isinstance(text, str):
         raise ReadError.of("card.not_text", where, value=repr(text))
-    found = _lookup(text, strict)
+    found = _lookup(text, aliases)
     if found is None:
         raise ReadError.of("card.unknown", where, text=repr(text.strip()))
     return INDICES[found]
 
 
-def _lookup(text: str, strict: bool = False) -> int | None:
+def _lookup(text: str, aliases: Mapping[str, int] | None = None) -> int | None:
     key = text.replace("\ufe0f", "").strip().upper()
     hit = _ALIASES.get(key)
     if hit is not None:
@@ -220,40 +226,25 @@ def _lookup(text: str, strict: bool = False) -> int | None:
         key = key[:-1] + _SYMBOL_SUITS[key[-1]]
     match = _SUIT_CARD.match(key)
     if not match:
-        return None if strict else _extra_alias(key)
+        return aliases.get(fold(key)) if aliases else None
     rank = "1" if match.group(1) == "A" else match.group(1)
     return _INDEX_OF_SUIT_CARD[(rank, match.group(2))]
 
 
-_EXTRA: dict[str, int] = {}
-"""Further aliases (card names in each language) registered by the interface."""
-
-
-def register_aliases(aliases: dict[str, int]) -> None:
-    """Let the interface accept more names (e.g. "Cavallo di Coppe") for cards."""
-    for name, index in aliases.items():
-        _EXTRA[_fold(name)] = index
-
-
-def _fold(text: str) -> str:
-    """Upper case, accents, apostrophes and hyphens dropped: "l'Angelo" reads as "L ANGELO"."""
+def fold(text: str) -> str:
+    """Upper case, accents, apostrophes and hyphens dropped, spaces folded: "l'Angelo" reads as
+    "L ANGELO". How names are compared."""
     decomposed = unicodedata.normalize("NFKD", text.upper().replace("'", " ").replace("-", " "))
     return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
-
-
-def _extra_alias(key: str) -> int | None:
-    if not _EXTRA:
-        return None
-    return _EXTRA.get(_fold(key))
 
 
 MAX_NAME_WORDS = 5
 """The longest card name in words ("Re di Coppe" is 3; "Trump XV" 2)."""
 
 
-def split_cards(text: str) -> list[tuple[str, int | None]]:
-    """Cards typed in one line, as the interface reads them: codes, aliases and names in any
-    registered language, separated by spaces, commas or semicolons.
+def split_cards(text: str, aliases: Mapping[str, int] | None = None) -> list[tuple[str, int | None]]:
+    """Cards typed in one line, as the interface reads them: codes, aliases and the names of
+    ``aliases`` (see :func:`parse_index`), separated by spaces, commas or semicolons.
 
     Names have spaces in them ("Cavallo di Coppe"), so the longest run of words that names
     a card wins. A word that starts no card comes back alone with ``None``, for the message.
@@ -264,7 +255,7 @@ def split_cards(text: str) -> list[tuple[str, int | None]]:
         start = 0
         while start < len(words):
             for end in range(min(len(words), start + MAX_NAME_WORDS), start, -1):
-                found = _lookup(" ".join(words[start:end]))
+                found = _lookup(" ".join(words[start:end]), aliases)
                 if found is not None:
                     out.append((" ".join(words[start:end]), found))
                     start = end

@@ -281,7 +281,7 @@ def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[CardIndex, ...]
     try:
         cards = tuple([_CANONICAL[text] for text in value])
     except (KeyError, TypeError):  # an alias, or no card at all: the careful path
-        cards = tuple(parse_index(text, f"{where}[{i}]", strict=True) for i, text in enumerate(value))
+        cards = tuple(parse_index(text, f"{where}[{i}]") for i, text in enumerate(value))
     if not ruleset.pack.issuperset(cards):
         i, card = next((i, c) for i, c in enumerate(cards) if c not in ruleset.pack)
         raise ReadError.of("cards.not_in_pack", f"{where}[{i}]", code=CODES[card], preset=ruleset.name)

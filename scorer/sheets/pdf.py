@@ -1,22 +1,23 @@
-"""PDF adapter: match sheets and audit sheets, rendered by WeasyPrint from the page templates.
+"""PDF: HTML and CSS in, PDF out (WeasyPrint), and what a match sheet shows (:class:`Sheet`).
 
-WeasyPrint is imported only when a PDF is made, so the app and the command
-start without paying for it.
+No Flask and no app here: the web layer renders a sheet's HTML through Flask
+(``scorer.web.sheets``), the ``scarto pdf`` command through a plain Jinja
+environment (:mod:`.render`), both from the same templates, and both hand the
+HTML to :func:`html_to_pdf`. WeasyPrint is imported only when a PDF is made, so
+the app and the command start without paying for it.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
-from flask import Flask, g, render_template
-from flask_babel import force_locale, gettext
 from markupsafe import Markup
 
 from ..engine.messages import N_
@@ -25,6 +26,7 @@ from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import Standings, standings
 from .charts import LINE_GLYPHS, cumulative_chart
 from .ledger import Ledger, ledger
+from .words import Words
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Sheet:
     record: MatchRecord
     results: list[HandResult]
     table: Standings
+    words: Words = field(default_factory=Words)
+    """The language, pack and translation the sheet is told in."""
     chart_title: str = N_("Running totals")
 
     @property
@@ -44,10 +48,15 @@ class Sheet:
         """The running-totals chart: the match page's SVG, compact (its legend is ``ranking``)."""
         totals = [line.totals for line in self.table.lines]
         return cumulative_chart(self.record.players, totals, width=520, height=190,
-                                title=gettext(self.chart_title), compact=True)
+                                title=self.words.gettext(self.chart_title), compact=True)
 
     def ledger(self) -> Ledger:
-        return ledger(self.table, (gettext("pts"), gettext("score"), gettext("total")))
+        gettext = self.words.gettext
+        return ledger(self.table, (gettext(N_("pts")), gettext(N_("score")), gettext(N_("total"))))
+
+    def files(self) -> dict[str, bytes]:
+        """The files the sheet's HTML shows that are made for it (the chart)."""
+        return {"chart.svg": self.chart().encode()}
 
     @staticmethod
     def ledger_style(ledger: Ledger) -> Markup:
@@ -92,9 +101,9 @@ MONO_ADVANCE = 0.602
 """DejaVu Sans Mono's advance width, in ems."""
 
 
-def sheet_for(match: MatchRecord, results: list[HandResult] | None = None) -> Sheet:
+def sheet_for(match: MatchRecord, results: list[HandResult] | None = None, words: Words | None = None) -> Sheet:
     judged = results if results is not None else [score_hand(h) for h in match.hands]
-    return Sheet(match, judged, standings(match, judged))
+    return Sheet(match, judged, standings(match, judged), words or Words())
 
 
 def html_to_pdf(html: str, folder: str, resources: Mapping[str, bytes] | None = None,
@@ -182,27 +191,3 @@ def _fetcher_class() -> type:
 
 
 _FETCHER: type | None = None
-
-
-def match_sheet_html(sheet: Sheet, **context: Any) -> str:
-    """The match sheet as HTML (inside a Flask request or app context)."""
-    return render_template("pdf_match.html", sheet=sheet, **context)
-
-
-def match_sheet_files(sheet: Sheet) -> tuple[str, dict[str, bytes]]:
-    """The sheet's HTML and the chart it shows, made in the current request's language."""
-    return match_sheet_html(sheet), {"chart.svg": sheet.chart().encode()}
-
-
-def match_sheet_pdf(match: MatchRecord, app: Flask | None = None) -> bytes:
-    """The match sheet of a match file, outside any request (the ``scarto pdf`` command)."""
-    if app is None:
-        from ..web import create_app
-
-        app = create_app({"DATABASE": ":memory:", "SKIP_MIGRATIONS": True, "SECRET_KEY": "pdf",
-                          "SERVER_NAME": "localhost"})
-    language = match.language or "en"
-    with app.app_context(), force_locale(language):
-        g.pack = match.pack or "italian"
-        html, files = match_sheet_files(sheet_for(match))
-        return html_to_pdf(html, str(app.static_folder) + "/", files)

@@ -113,7 +113,26 @@ def _m003_rules_kept_for_four_and_piccolo(db: sqlite_utils.Database) -> None:
             db.execute("UPDATE hands SET version = ?, updated_at = ? WHERE id = ?", [version + 1, stamp, hand_id])
 
 
-MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo]
+def _m004_hand_results(db: sqlite_utils.Database) -> None:
+    """What the pages need of a stored hand, kept when it is saved (see store.py): its scores and
+    problems, and the match's running totals after it, under the engine version that made them."""
+    db.execute(
+        "CREATE TABLE hand_results ("
+        " hand_id INTEGER PRIMARY KEY REFERENCES hands(id),"
+        " engine TEXT NOT NULL,"  # the engine's version: made again when it changes
+        " version INTEGER NOT NULL,"  # the hand's version they are for
+        " summary TEXT NOT NULL,"  # dealer, scores, problems (JSON)
+        " totals TEXT NOT NULL,"  # the running totals after the hand (JSON)
+        " counted INTEGER NOT NULL,"  # 0: recorded after the end of the match
+        " finished INTEGER NOT NULL)"  # the match is over after this hand
+    )
+    # the current hands of a match in playing order, from the index alone: counting them and
+    # finding where a page of them starts do not read the hands' rows
+    db.execute("CREATE INDEX idx_hands_current ON hands (match_id, deleted_at, position, id)")
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
+                               _m004_hand_results]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

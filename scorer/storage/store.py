@@ -5,23 +5,45 @@ restore), and a delete only marks the hand, so it can be undone. Writers say
 which version they saw; a save against a newer version raises :class:`Conflict`
 carrying what was saved, so two phones never overwrite each other.
 
+What the pages need of each current hand (its scores and problems, the running
+totals after it) is kept in ``hand_results`` when the hand is saved, under the
+engine's version, and made again only when the engine changes or the hands before
+it do: the match page reads the hands it shows and the last one's totals, whatever
+the length of the match (:func:`standings_window`).
+
 Hand records are stored in the in-match form of ``scarto-match/1`` and read
-back through the core's parser, so the database can never hold a record the
-file format could not.
+back through the engine's parser, so the database can never hold a record the
+file format could not. A stored hand comes back as a :class:`HandRow` whose
+:attr:`~HandRow.parsed` is the engine's ``HandRecord`` (read once, when first
+asked for); a record a newer engine refuses gives its read error
+(:attr:`~HandRow.error`) next to the raw value (:attr:`~HandRow.record`) instead.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import hmac
 import json
 import secrets
-from dataclasses import dataclass
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from fractions import Fraction
+from functools import cache, cached_property
+from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
-from ..engine.records import MatchRecord, hand_to_dict, match_to_dict, parse_hand, parse_match
+from ..engine.errors import ScartoError
+from ..engine.numbers import fraction_json
+from ..engine.records import HandRecord, MatchRecord, match_to_dict, parse_hand, parse_match
+from ..engine.scoring import HandResult, score_hand
+from ..engine.settlement import Transfer
+from ..engine.standings import Running, after_hand, hands_left, leaders_of, next_dealer, settlement_of
 from .db import token_key
 
 TOKEN_BYTES = 18
@@ -62,9 +84,37 @@ class MatchRow:
         return list(self.settings["players"])
 
 
+class _Stored:
+    """A stored in-match record, read by the engine when first asked for."""
+
+    record: dict[str, Any]
+    settings: dict[str, Any]
+
+    @cached_property
+    def _read(self) -> HandRecord | ScartoError:
+        try:
+            return parse_hand(hand_record_data(self.settings, self.record))
+        except ScartoError as exc:  # stored under an older engine: the error, not a failure
+            return exc
+
+    @property
+    def parsed(self) -> HandRecord:
+        """The record as the engine reads it; raises the read error of a record it refuses."""
+        read = self._read
+        if isinstance(read, ScartoError):
+            raise read
+        return read
+
+    @property
+    def error(self) -> ScartoError | None:
+        """Why the engine refuses the stored record (None when it reads it)."""
+        read = self._read
+        return read if isinstance(read, ScartoError) else None
+
+
 @dataclass(frozen=True)
-class HandRow:
-    """A stored hand: its in-match record, version and whether it is deleted."""
+class HandRow(_Stored):
+    """A stored hand: its in-match record (raw, and :attr:`parsed`), version and whether it is deleted."""
 
     id: int
     key: str
@@ -74,16 +124,32 @@ class HandRow:
     deleted_at: str | None
     created_at: str
     updated_at: str
+    settings: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """The match's settings (players, ruleset) the record is read against."""
 
 
 @dataclass(frozen=True)
-class Revision:
+class Revision(_Stored):
     """One saved state of a hand, with what made it."""
 
     version: int
     action: str
     record: dict[str, Any]
     created_at: str
+    settings: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+_WRITER = threading.RLock()
+"""One writer at a time in this process. SQLite lets one transaction write anyway; the others
+waiting here are woken the moment it ends, where SQLite's busy handler would have them sleep
+and poll (1 ms, 2 ms, ... up to 100 ms), which made saves queue with a long tail."""
+
+
+@contextmanager
+def _writing(db: sqlite_utils.Database) -> Iterator[None]:
+    """A write transaction (sqlite-utils' ``atomic``), taken in turn with this process's other writers."""
+    with _WRITER, db.atomic():
+        yield
 
 
 def now() -> str:
@@ -104,7 +170,7 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
     data = match_to_dict(match)
     hands = data.pop("hands")
     stamp = now()
-    with db.atomic():
+    with _writing(db):
         # the transaction's first statement is the write: sqlite-utils' insert reads the schema first, and a
         # transaction that has read cannot wait for the write lock (SQLITE_BUSY at once under concurrent writes)
         edit, view = new_token(), new_token()
@@ -116,6 +182,8 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
         assert match_id is not None
         for position, hand in enumerate(hands, start=1):
             _insert_hand(db, int(match_id), position, hand, stamp)
+        if hands:
+            _rebuild(db, int(match_id), data, dict(zip(range(len(hands)), match.hands, strict=True)))
     return get_match(db, int(match_id))
 
 
@@ -149,10 +217,14 @@ def _match_row(row: dict[str, Any]) -> MatchRow:
 
 
 def match_record(db: sqlite_utils.Database, match: MatchRow, hands: list[HandRow] | None = None) -> MatchRecord:
-    """The match with its current hands (read here unless the caller has them), as the core reads it."""
-    data = dict(match.settings)
-    data["hands"] = [h.record for h in (hands if hands is not None else list_hands(db, match.id))]
-    return parse_match(data)
+    """The match with its current hands (read here unless the caller has them), as the engine reads it.
+
+    Each hand is the row's :attr:`HandRow.parsed` (read once); the read error of a
+    hand the engine refuses is raised.
+    """
+    rows = hands if hands is not None else list_hands(db, match.id)
+    settings = parse_match({**match.settings, "hands": []})
+    return dataclasses.replace(settings, hands=tuple(h.parsed for h in rows))
 
 
 def match_data(db: sqlite_utils.Database, match: MatchRow) -> dict[str, Any]:
@@ -160,33 +232,56 @@ def match_data(db: sqlite_utils.Database, match: MatchRow) -> dict[str, Any]:
     return match_to_dict(match_record(db, match))
 
 
-def hand_record_data(match: MatchRow, record: dict[str, Any]) -> dict[str, Any]:
-    """A stored in-match hand as a stand-alone ``scarto-hand/1`` value."""
-    return {"format": "scarto-hand/1", "ruleset": match.settings.get("ruleset", "classic"),
-            "players": match.players, **record}
-
-
-def canonical_hand(match: MatchRow, data: dict[str, Any]) -> dict[str, Any]:
-    """Parse an in-match hand value against the match and write it canonically (ReadError if bad)."""
-    record = parse_hand(hand_record_data(match, data))
-    return hand_to_dict(record, in_match=True)
+def hand_record_data(match: MatchRow | dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """An in-match hand of the match (or of its settings) as a stand-alone ``scarto-hand/1`` value."""
+    settings = match.settings if isinstance(match, MatchRow) else match
+    return {"format": "scarto-hand/1", "ruleset": settings.get("ruleset", "classic"),
+            "players": list(settings["players"]), **record}
 
 
 # --- hands -----------------------------------------------------------------------
 
 
+def _settings(db: sqlite_utils.Database, match_id: int) -> dict[str, Any]:
+    """The match's settings, which its stored hands are read against (empty if no such match)."""
+    rows = list(db.query("SELECT settings FROM matches WHERE id = ?", [match_id]))
+    return json.loads(rows[0]["settings"]) if rows else {}
+
+
 def list_hands(db: sqlite_utils.Database, match_id: int, *, deleted: bool = False) -> list[HandRow]:
     """The match's hands in playing order (deleted ones only when asked)."""
     where = "" if deleted else " AND deleted_at IS NULL"
+    settings = _settings(db, match_id)
     rows = db.query(f"SELECT * FROM hands WHERE match_id = ?{where} ORDER BY position, id", [match_id])
-    return [_hand_row(r) for r in rows]
+    return [_hand_row(r, settings) for r in rows]
+
+
+def count_hands(db: sqlite_utils.Database, match_id: int) -> int:
+    """How many current (not deleted) hands the match has."""
+    return int(db.execute("SELECT COUNT(*) FROM hands WHERE match_id = ? AND deleted_at IS NULL",
+                          [match_id]).fetchone()[0])
+
+
+def hand_number(db: sqlite_utils.Database, hand: HandRow) -> int | None:
+    """A current hand's number in its match (1 for the first); None for a deleted hand."""
+    return None if hand.deleted_at is not None else hand_place(db, hand)
+
+
+def hand_place(db: sqlite_utils.Database, hand: HandRow) -> int:
+    """The hand's number among the match's current hands: for a deleted one, the number it would
+    have if brought back (its place by position). Counted in the index, whatever the match's length."""
+    return 1 + int(db.execute(
+        "SELECT COUNT(*) FROM hands WHERE match_id = (SELECT match_id FROM hands WHERE id = ?1) "
+        "AND deleted_at IS NULL AND (position < ?2 OR (position = ?2 AND id < ?1))",
+        [hand.id, hand.position]).fetchone()[0])
 
 
 def deleted_hands(db: sqlite_utils.Database, match_id: int) -> list[HandRow]:
     """The match's deleted hands, most recently deleted first (each can be brought back)."""
+    settings = _settings(db, match_id)
     rows = db.query("SELECT * FROM hands WHERE match_id = ? AND deleted_at IS NOT NULL "
                     "ORDER BY deleted_at DESC, id DESC", [match_id])
-    return [_hand_row(r) for r in rows]
+    return [_hand_row(r, settings) for r in rows]
 
 
 def get_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
@@ -194,12 +289,12 @@ def get_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:
     rows = list(db.query("SELECT * FROM hands WHERE match_id = ? AND key = ?", [match_id, key]))
     if not rows:
         raise NotFound("no such hand")
-    return _hand_row(rows[0])
+    return _hand_row(rows[0], _settings(db, match_id))
 
 
-def _hand_row(row: dict[str, Any]) -> HandRow:
+def _hand_row(row: dict[str, Any], settings: dict[str, Any]) -> HandRow:
     return HandRow(row["id"], row["key"], row["position"], json.loads(row["record"]), row["version"],
-                   row["deleted_at"], row["created_at"], row["updated_at"])
+                   row["deleted_at"], row["created_at"], row["updated_at"], settings)
 
 
 def _touch(db: sqlite_utils.Database, match_id: int, stamp: str) -> None:
@@ -217,48 +312,68 @@ def _last_id(pk: Any) -> int:
 def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record: dict[str, Any],
                  stamp: str) -> int:
     key = secrets.token_hex(6)
-    hand_id = _last_id(db.table("hands").insert({
-        "match_id": match_id, "key": key, "position": position,
-        "record": json.dumps(record, ensure_ascii=False), "version": 1, "deleted_at": None,
-        "created_at": stamp, "updated_at": stamp,
-    }).last_pk)
+    # plain SQL: sqlite-utils' insert reads the schema first, inside the write lock
+    hand_id = _last_id(db.execute(
+        "INSERT INTO hands (match_id, key, position, record, version, deleted_at, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, 1, NULL, ?, ?)",
+        [match_id, key, position, json.dumps(record, ensure_ascii=False), stamp, stamp]).lastrowid)
     _revision(db, hand_id, 1, "create", record, stamp)
     return hand_id
 
 
 def _revision(db: sqlite_utils.Database, hand_id: int, version: int, action: str, record: dict[str, Any],
               stamp: str) -> None:
-    db.table("revisions").insert({"hand_id": hand_id, "version": version, "action": action,
-                            "record": json.dumps(record, ensure_ascii=False), "created_at": stamp})
+    db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) VALUES (?, ?, ?, ?, ?)",
+               [hand_id, version, action, json.dumps(record, ensure_ascii=False), stamp])
 
 
 def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
-             expected_count: int | None = None) -> HandRow:
+             expected_count: int | None = None, result: HandResult | None = None) -> HandRow:
     """Append a hand; ``expected_count`` is how many hands the phone saw when it started.
 
     If somebody saved a hand in between, the hand this phone meant as hand N
     would silently become hand N+1: Conflict instead, with the hand that was saved.
+    ``result`` is the hand judged (the caller has it); judged here if not given. Both
+    happen before the write lock is taken: inside it only the count, the last hand's
+    running totals and the writes.
     """
+    settings = _settings(db, match_id)
+    if not settings:
+        raise NotFound("no such match")
+    if result is None:
+        result = score_hand(parse_hand(hand_record_data(settings, record)))
+    summary = _summary(result)
     stamp = now()
-    with db.atomic():
+    with _writing(db):
         _touch(db, match_id, stamp)
-        current = list_hands(db, match_id)
-        if expected_count is not None and len(current) != expected_count:
-            latest = current[-1] if current else None
+        count, position, latest = next(iter(db.execute(
+            "SELECT (SELECT COUNT(*) FROM hands WHERE match_id = ?1 AND deleted_at IS NULL),"
+            " (SELECT MAX(position) FROM hands WHERE match_id = ?1),"
+            " (SELECT id FROM hands WHERE match_id = ?1 AND deleted_at IS NULL ORDER BY position DESC, id DESC"
+            "  LIMIT 1)", [match_id]).fetchall()))
+        if expected_count is not None and count != expected_count:
             raise Conflict(
                 f"Hand {expected_count + 1} was saved from another phone while you were entering it.",
-                latest,
+                _hand_by_id(db, latest, settings) if latest is not None else None,
             )
-        positions = list(db.query("SELECT MAX(position) AS p FROM hands WHERE match_id = ?", [match_id]))
-        position = (positions[0]["p"] or 0) + 1
-        hand_id = _insert_hand(db, match_id, position, record, stamp)
-    return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))))
+        hand_id = _insert_hand(db, match_id, (position or 0) + 1, record, stamp)
+        match = _settings_record(json.dumps(settings, sort_keys=True))
+        before = _running_after(db, latest, count) if latest is not None else Running.start(match)
+        if before is None:  # the results before it are missing or from another engine: all again
+            _rebuild(db, match_id, settings, {count: result.record})
+        else:
+            _write_result(db, hand_id, 1, summary, before, after_hand(match, before, result.scores()))
+    return _hand_by_id(db, hand_id, settings)
+
+
+def _hand_by_id(db: sqlite_utils.Database, hand_id: int, settings: dict[str, Any]) -> HandRow:
+    return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))), settings)
 
 
 def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
             action: str, record: dict[str, Any] | None, deleted: bool | None) -> HandRow:
     stamp = now()
-    with db.atomic():
+    with _writing(db):
         _touch(db, match_id, stamp)
         hand = get_hand(db, match_id, key)
         if expected_version is not None and hand.version != expected_version:
@@ -269,8 +384,11 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
                                    "updated_at": stamp}
         if deleted is not None:
             changes["deleted_at"] = stamp if deleted else None
-        db.table("hands").update(hand.id, changes)
+        db.execute(f"UPDATE hands SET {', '.join(f'{name} = ?' for name in changes)} WHERE id = ?",
+                   [*changes.values(), hand.id])
         _revision(db, hand.id, version, action, new_record, stamp)
+        # the hand's result and the running totals of the hands after it are made again
+        _rebuild(db, match_id, hand.settings, from_position=hand.position)
         return get_hand(db, match_id, key)
 
 
@@ -294,12 +412,18 @@ def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str,
 def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
                      expected_version: int | None = None) -> HandRow:
     """Make an old revision's record the current one (itself a new revision, undeleting the hand)."""
-    with db.atomic():
+    with _writing(db):
         # one transaction, so the revision read is the one restored even if a save lands in between
         _touch(db, match_id, now())
         hand = get_hand(db, match_id, key)
         old = get_revision(db, hand.id, version)
         return _change(db, match_id, key, expected_version, "restore", old.record, False)
+
+
+def _hand_settings(db: sqlite_utils.Database, hand_id: int) -> dict[str, Any]:
+    rows = list(db.query("SELECT m.settings FROM hands h JOIN matches m ON m.id = h.match_id WHERE h.id = ?",
+                         [hand_id]))
+    return json.loads(rows[0]["settings"]) if rows else {}
 
 
 def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revision:
@@ -309,14 +433,200 @@ def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revis
     rows = list(db.query("SELECT * FROM revisions WHERE hand_id = ? AND version = ?", [hand_id, version]))
     if not rows:
         raise NotFound("no such revision")
-    return _revision_row(rows[0])
+    return _revision_row(rows[0], _hand_settings(db, hand_id))
 
 
 def revisions(db: sqlite_utils.Database, hand_id: int) -> list[Revision]:
     """Every saved state of a hand, oldest first."""
+    settings = _hand_settings(db, hand_id)
     rows = db.query("SELECT * FROM revisions WHERE hand_id = ? ORDER BY version", [hand_id])
-    return [_revision_row(r) for r in rows]
+    return [_revision_row(r, settings) for r in rows]
 
 
-def _revision_row(row: dict[str, Any]) -> Revision:
-    return Revision(row["version"], row["action"], json.loads(row["record"]), row["created_at"])
+def _revision_row(row: dict[str, Any], settings: dict[str, Any]) -> Revision:
+    return Revision(row["version"], row["action"], json.loads(row["record"]), row["created_at"], settings)
+
+
+# --- what the pages need of each hand (hand_results) ------------------------------
+
+
+@cache
+def engine_version() -> str:
+    """The engine's version: a digest of its source, so that any change to a rule remakes the results."""
+    digest = hashlib.sha256()
+    for path in sorted((Path(__file__).resolve().parent.parent / "engine").glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@cache
+def _settings_record(settings_json: str) -> MatchRecord:
+    """A match's settings read by the engine (no hands), kept per settings."""
+    return parse_match({**json.loads(settings_json), "hands": []})
+
+
+def _summary(result: HandResult) -> dict[str, Any]:
+    return {
+        "dealer": result.record.dealer,
+        "scores": {p: fraction_json(s) for p, s in result.scores().items()},
+        "problems": [{"code": p.code, "severity": p.severity, "trick": p.trick} for p in result.problems],
+    }
+
+
+def _write_result(db: sqlite_utils.Database, hand_id: int, version: int, summary: dict[str, Any],
+                  before: Running, after: Running) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO hand_results (hand_id, engine, version, summary, totals, counted, finished) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [hand_id, engine_version(), version, json.dumps(summary, ensure_ascii=False),
+         json.dumps([fraction_json(t) for t in after.totals]), int(not before.finished), int(after.finished)])
+
+
+def _running_after(db: sqlite_utils.Database, hand_id: int, number: int) -> Running | None:
+    """The running state after hand ``number`` of the match, from its stored result; None if missing or stale."""
+    rows = db.execute(
+        "SELECT r.totals, r.finished, r.engine, r.version, h.version "
+        "FROM hands h JOIN hand_results r ON r.hand_id = h.id WHERE h.id = ?", [hand_id]).fetchall()
+    if not rows:
+        return None
+    totals, finished, engine, version, hand_version = rows[0]
+    if engine != engine_version() or version != hand_version:
+        return None
+    return Running(tuple(Fraction(t) for t in json.loads(totals)), number, bool(finished))
+
+
+def _rebuild(db: sqlite_utils.Database, match_id: int, settings: dict[str, Any],
+             judged: dict[int, HandRecord] | None = None, *, from_position: int | None = None) -> None:
+    """Make the results of the match's current hands again, in playing order (inside the caller's
+    transaction): a hand's own result when it is missing, stale or of another version (``judged``
+    gives records already read, by index), the running totals from ``from_position`` on (all if None)."""
+    match = _settings_record(json.dumps(settings, sort_keys=True))
+    rows = db.execute(
+        "SELECT h.id, h.position, h.version, h.record, r.engine, r.version, r.summary, r.totals, r.counted, "
+        " r.finished FROM hands h LEFT JOIN hand_results r ON r.hand_id = h.id "
+        "WHERE h.match_id = ? AND h.deleted_at IS NULL ORDER BY h.position, h.id", [match_id]).fetchall()
+    state = Running.start(match)
+    for index, (hand_id, position, version, record, engine, result_version, summary_json, totals_json,
+                _counted, finished) in enumerate(rows):
+        fresh = engine == engine_version() and result_version == version
+        if fresh and from_position is not None and position < from_position:
+            state = Running(tuple(Fraction(t) for t in json.loads(totals_json)), index + 1, bool(finished))
+            continue
+        if fresh:
+            summary = json.loads(summary_json)
+        else:
+            read = (judged or {}).get(index)
+            try:
+                hand = read if read is not None else parse_hand(hand_record_data(settings, json.loads(record)))
+                summary = _summary(score_hand(hand))
+            except ScartoError:  # stored under an older engine that read it: it counts for nothing
+                summary = {"dealer": None, "scores": {}, "problems": [{"code": "read_error", "severity": "error",
+                                                                       "trick": None}]}
+        after = after_hand(match, state, {p: Fraction(v) for p, v in summary["scores"].items()})
+        _write_result(db, hand_id, version, summary, state, after)
+        state = after
+
+
+@dataclass(frozen=True)
+class Line:
+    """One hand of the match as its page lists it, from the stored results."""
+
+    number: int
+    key: str
+    dealer: str
+    scores: dict[str, Fraction]
+    problems: tuple[dict[str, Any], ...]
+    totals: tuple[Fraction, ...]
+    counted: bool
+
+
+@dataclass(frozen=True)
+class Window:
+    """The standings of a match as a page shows them: some of its hands, and where the match stands."""
+
+    match: MatchRecord
+    count: int
+    """How many hands the match has (current ones)."""
+    lines: tuple[Line, ...]
+    totals: tuple[Fraction, ...]
+    finished: bool
+    last_dealer: str | None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.match.players
+
+    @property
+    def first(self) -> int:
+        """The number of the first hand shown (0 when none is)."""
+        return self.lines[0].number if self.lines else 0
+
+    @property
+    def next_dealer(self) -> str:
+        return next_dealer(self.match.players, self.match.first_dealer, self.last_dealer)
+
+    @property
+    def leaders(self) -> list[str]:
+        return leaders_of(self.players, self.totals)
+
+    @property
+    def hands_to_play(self) -> int | None:
+        return hands_left(self.match, self.count)
+
+    @cached_property
+    def settlement(self) -> tuple[Transfer, ...]:
+        return settlement_of(self.match, self.totals)
+
+
+_WINDOW = (
+    "SELECT h.id, h.key, h.version, r.engine, r.version, r.summary, r.totals, r.counted, r.finished "
+    "FROM hands h LEFT JOIN hand_results r ON r.hand_id = h.id "
+    "WHERE h.match_id = ?1 AND h.deleted_at IS NULL AND (h.position > ?2 OR (h.position = ?2 AND h.id >= ?3)) "
+    "ORDER BY h.position, h.id LIMIT ?4"
+)
+_LAST = (
+    "SELECT h.id, h.key, h.version, r.engine, r.version, r.summary, r.totals, r.counted, r.finished "
+    "FROM hands h LEFT JOIN hand_results r ON r.hand_id = h.id "
+    "WHERE h.match_id = ? AND h.deleted_at IS NULL ORDER BY h.position DESC, h.id DESC LIMIT 1"
+)
+
+
+def _window_rows(db: sqlite_utils.Database, match_id: int, offset: int, limit: int) -> list[Any]:
+    """Current hands ``offset + 1`` to ``offset + limit`` with their results: where the page starts is
+    found in the index (no row read), then only the page's rows are read."""
+    if limit <= 0:
+        return []
+    start = db.execute("SELECT position, id FROM hands WHERE match_id = ? AND deleted_at IS NULL "
+                       "ORDER BY position, id LIMIT 1 OFFSET ?", [match_id, max(0, offset)]).fetchall()
+    if not start:
+        return []
+    return db.execute(_WINDOW, [match_id, start[0][0], start[0][1], limit]).fetchall()
+
+
+def standings_window(db: sqlite_utils.Database, match: MatchRow, offset: int, limit: int) -> Window:
+    """Hands ``offset + 1`` to ``offset + limit`` of the match with their running totals, and the
+    match's totals, read from the stored results (made again first where they are stale)."""
+    record = _settings_record(json.dumps(match.settings, sort_keys=True))
+    for attempt in range(2):
+        count = db.execute("SELECT COUNT(*) FROM hands WHERE match_id = ? AND deleted_at IS NULL",
+                           [match.id]).fetchone()[0]
+        rows = _window_rows(db, match.id, offset, limit)
+        last = db.execute(_LAST, [match.id]).fetchall()
+        engine = engine_version()
+        if all(r[3] == engine and r[4] == r[2] for r in rows + last) or attempt:
+            break
+        with _writing(db):  # results missing (a database from before them) or made by another engine
+            db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match.id])  # the write lock
+            _rebuild(db, match.id, match.settings)
+    lines = []
+    for index, (_id, key, _v, _e, _rv, summary_json, totals_json, counted, _f) in enumerate(rows):
+        summary = json.loads(summary_json)
+        lines.append(Line(max(0, offset) + index + 1, key, summary["dealer"] or "",
+                          {p: Fraction(v) for p, v in summary["scores"].items()},
+                          tuple(summary["problems"]), tuple(Fraction(t) for t in json.loads(totals_json)),
+                          bool(counted)))
+    if last:
+        summary = json.loads(last[0][5])
+        totals = tuple(Fraction(t) for t in json.loads(last[0][6]))
+        return Window(record, count, tuple(lines), totals, bool(last[0][8]), summary["dealer"])
+    return Window(record, count, tuple(lines), Running.start(record).totals, False, None)

@@ -1,7 +1,10 @@
-"""The Flask app: a thin layer of blueprints over the core and the store.
+"""The Flask app factory: configuration, extensions, error pages, commands, the blueprints.
 
-Templates and static files live at the repository root (``templates/``,
-``static/``), next to this package, as the project layout asks.
+Only the factory lives here. What the blueprints share is in :mod:`.context` (the
+database, the match a token opens), :mod:`.filters` (everything a template may
+call) and :mod:`.labels` (the words); the blueprints hold routes only and import
+none of this module. Templates and static files are found by :mod:`scorer.resources`
+(the checkout's top-level folders, or inside the installed package).
 """
 
 from __future__ import annotations
@@ -13,35 +16,37 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, g, has_request_context, render_template, request
-from flask_babel import Babel, format_currency, get_locale
+from flask import Flask, has_request_context, render_template, request
+from flask_babel import Babel
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from ..engine.cardnames import DEFAULT_LANGUAGE, aliases
+from ..engine.cardnames import DEFAULT_LANGUAGE
 from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
-from ..engine.cards import register_aliases
-from ..engine.numbers import fraction_text
+from ..resources import STATIC, TEMPLATES, TRANSLATIONS
 from ..storage import db as database
+from . import filters
+from .context import MAX_UPLOAD_BYTES, close_db, get_db
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
-"""The catalogues ship inside the package (scorer/translations/<lang>/LC_MESSAGES/messages.mo)."""
+__all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATIONS", "create_app", "get_db"]
+
 LANGUAGES = (DEFAULT_LANGUAGE, *(code for code in ENGINE_LANGUAGES if code != DEFAULT_LANGUAGE))
 """The engine's languages, the default first (what a browser that states no preference gets)."""
-MAX_UPLOAD_BYTES = 1024 * 1024
 
 csrf = CSRFProtect()
 babel = Babel()
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Application factory (``flask --app scorer``)."""
+def create_app(test_config: dict[str, Any] | None = None, instance_path: str | None = None) -> Flask:
+    """Application factory (``flask --app scorer``); ``instance_path`` is the folder of the
+    database and the secret key (``instance/`` of the checkout unless given, or SCARTO_INSTANCE)."""
+    instance = instance_path or os.environ.get("SCARTO_INSTANCE")
     app = Flask(
         "scorer",
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=str(Path(instance).resolve()) if instance else None,
+        template_folder=str(TEMPLATES),
+        static_folder=str(STATIC),
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scarto.sqlite"),
@@ -68,15 +73,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         database.migrate(db)
         db.conn.close()
 
-    _register_card_names()
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_locale)
-    app.teardown_appcontext(_close_db)
+    app.teardown_appcontext(close_db)
     _register_errors(app)
     _register_commands(app)
     app.after_request(_security_headers)
     app.after_request(_remember_language)
-    app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
 
     from . import api, audit, hands, history, matches, sheets, transfer
 
@@ -88,29 +91,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
-    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
-    app.jinja_env.filters["points"] = fraction_text
-    app.jinja_env.filters["money"] = _money
+    filters.register(app, LANGUAGES)
     return app
-
-
-_card_names_registered = False
-
-
-def _register_card_names() -> None:
-    """Card input in every language on the pages (files stay strict: RECORD.md's aliases only)."""
-    global _card_names_registered
-    if not _card_names_registered:
-        register_aliases(aliases())
-        _card_names_registered = True
-
-
-def _money(amount: Any, currency: str) -> str:
-    """Money in the page's locale (1,50 € in Italian, €1.50 in English)."""
-    try:
-        return str(format_currency(amount, currency))
-    except (ValueError, LookupError):
-        return f"{amount} {currency}"
 
 
 def _secret_key(instance: Path) -> str:
@@ -129,21 +111,6 @@ def _locale() -> str | None:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES) or "en"
-
-
-def get_db() -> Any:
-    """The request's database handle (opened on first use, closed at teardown)."""
-    from flask import current_app
-
-    if "db" not in g:
-        g.db = database.connect(current_app.config["DATABASE"])
-    return g.db
-
-
-def _close_db(_: BaseException | None = None) -> None:
-    db = g.pop("db", None)
-    if db is not None:
-        db.conn.close()
 
 
 def _remember_language(response: Any) -> Any:

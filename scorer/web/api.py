@@ -19,7 +19,7 @@ from ..engine.errors import ReadError, ScartoError
 from ..engine.records import loads, parse_match
 from ..engine.scoring import score_hand
 from ..storage import store
-from . import MAX_UPLOAD_BYTES, get_db
+from .context import MAX_UPLOAD_BYTES, get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -7,10 +7,6 @@ the URL itself (compressed), so the audit link can be shared and nothing is stor
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-import zlib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -25,20 +21,15 @@ from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
 from ..engine.audit import AuditStep, annulled, steps, what_if
-from ..engine.cards import SUIT, TRUMP
 from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
 from ..sheets.pdf import html_to_pdf
 from ..storage import store
-from . import get_db
-from .labels import card_in_sentence, read_error_text, suit_in_sentence
-from .matches import load_match
-from .sheets import pdf_response, sheet_name
+from .context import decode_record, encode_record, get_db, load_match, pdf_response, sheet_name
+from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
-
-MAX_BLOB = 8000
 
 
 @dataclass(frozen=True)
@@ -56,18 +47,6 @@ class HandFileForm(FlaskForm):
 
     file = FileField(_l("Hand file (scarto-hand/1 JSON)"))
     text = TextAreaField(_l("…or paste the record"))
-
-
-@bp.app_template_global("win_reason")
-def win_reason(step: AuditStep, record: HandRecord) -> str:
-    """Why the trick went where it did, in the page's language and the match's pack."""
-    trick = step.trick
-    best = trick.winning_card
-    winner = record.players[trick.winner]
-    if SUIT[best] == TRUMP:
-        return str(_("%(name)s won with %(card)s, the highest trump.", name=winner, card=card_in_sentence(best)))
-    return str(_("%(name)s won with %(card)s, the highest of %(suit)s, the suit led.", name=winner,
-                 card=card_in_sentence(best), suit=suit_in_sentence(SUIT[best])))
 
 
 def _result(record: HandRecord) -> HandResult:
@@ -136,10 +115,8 @@ def _stored(token: str, key: str) -> tuple[store.MatchRow, store.HandRow, HandRe
         hand = store.get_hand(db, row.id, key)
     except store.NotFound:
         abort(404)
-    record = parse_hand(store.hand_record_data(row, hand.record))
-    live = [h.key for h in store.list_hands(db, row.id)]
-    number = live.index(key) + 1 if key in live else 0
-    return row, hand, _result(record), number
+    number = store.hand_number(db, hand) or 0
+    return row, hand, _result(hand.parsed), number
 
 
 @bp.get("/m/<token>/hands/<key>/audit")
@@ -172,25 +149,6 @@ def _audit_pdf(result: HandResult, title: str, name: str) -> Response:
 
 
 # --- a hand on its own --------------------------------------------------------------
-
-
-def encode_record(record: HandRecord) -> str:
-    """A record packed into a URL segment (canonical JSON, deflated, base64url)."""
-    text = json.dumps(hand_to_dict(record), separators=(",", ":"), ensure_ascii=False)
-    return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
-
-
-def decode_record(blob: str) -> HandRecord:
-    """The record of :func:`encode_record`; ScartoError if the link was damaged."""
-    if len(blob) > MAX_BLOB:
-        raise ScartoError(_("the audit link is too long to be a hand record"))
-    try:
-        raw = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
-        inflater = zlib.decompressobj()
-        text = inflater.decompress(raw, 256 * 1024)
-    except (binascii.Error, ValueError, zlib.error) as exc:
-        raise ScartoError(_("the audit link is damaged: copy it whole")) from exc
-    return parse_hand(loads(text))
 
 
 @bp.route("/audit", methods=["GET", "POST"])

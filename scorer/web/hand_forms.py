@@ -18,6 +18,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
+from ..engine.cardnames import aliases
 from ..engine.cards import CODES, split_cards
 from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
@@ -87,7 +88,7 @@ def parse_cards(text: str, rules: Ruleset, field: str, whose: str) -> list[int]:
     EntryError naming the first word that is not a card, or a card not in the pack.
     """
     cards = []
-    for token, card in split_cards(text):
+    for token, card in split_cards(text, aliases()):  # the names of every language, for typed text only
         if card is None:
             raise EntryError(field, _("%(whose)s: “%(card)s” is not a card.", whose=whose, card=token))
         if card not in rules.pack:
@@ -107,6 +108,19 @@ def tricks_from_text(text: str, rules: Ruleset) -> list[list[str]]:
         where = _("Trick %(n)s", n=len(tricks) + 1)
         tricks.append([CODES[c] for c in parse_cards(line, rules, "tricks", where)])
     return tricks
+
+
+MAX_TRICKS = 40
+"""More tricks than any preset has, so a bad request is refused before it is read."""
+
+
+def tricks_from_codes(value: object, rules: Ruleset) -> list[list[str]]:
+    """live.js's tricks: lists of card codes, passed on as codes for the record's parser to read
+    (RECORD.md's codes only: the name matcher is for typed text). EntryError for another shape."""
+    if not isinstance(value, list) or len(value) > MAX_TRICKS or not all(
+            isinstance(t, list) and len(t) <= rules.players and all(isinstance(c, str) for c in t) for t in value):
+        raise EntryError("tricks", _("The app sent something it cannot read: reload the page."))
+    return [list(t) for t in value if t]
 
 
 def tricks_to_text(tricks: list[list[str]]) -> str:
@@ -341,7 +355,12 @@ class LiveForm(HandForm):
     def grid(self) -> tuple[int, ...]:
         return self.rules.pack_order
 
+    codes: object = None
+    """The tricks as live.js posts them (lists of card codes), when it does; else the text is read."""
+
     def trick_list(self) -> list[list[str]]:
+        if self.codes is not None:
+            return tricks_from_codes(self.codes, self.rules)
         return tricks_from_text(self.tricks.data or "", self.rules)
 
     def body(self) -> dict[str, Any]:

@@ -1,11 +1,13 @@
 """Recording hands: counted points, captured cards, counting cards, or the full record live.
 
-Every entry goes through the core before it is stored: the form makes an
-in-match hand value, the core reads it (so only valid records are stored) and
-judges it. A record with errors is refused with the core's messages; one with
-violations (a revoke...) is saved only when the table confirms, because the table
-decides. The page carries how many hands (or which version) the phone saw, so a
-hand saved from another phone meanwhile is a 409 that keeps what was typed.
+Every entry goes through the engine before it is stored, on one path: the form
+makes an in-match hand value (live.js's card codes stay codes; only typed text goes
+through the name matcher), the engine reads it once and judges it once, and the
+store writes it once (with who led each trick, from that judgement). A record with
+errors is refused with the engine's messages; one with violations (a revoke...) is
+saved only when the table confirms, because the table decides. The page carries how
+many hands (or which version) the phone saw, so a hand saved from another phone
+meanwhile is a 409 that keeps what was typed.
 """
 
 from __future__ import annotations
@@ -22,20 +24,17 @@ from ..engine.cards import CODES, SUIT
 from ..engine.errors import ScartoError
 from ..engine.messages import N_
 from ..engine.numbers import fraction_text
-from ..engine.records import HandRecord, parse_hand
+from ..engine.play import play_state
+from ..engine.records import HandRecord, hand_to_dict, parse_hand
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
-from ..engine.validation import Problem, next_leader, validate
+from ..engine.validation import Problem
 from ..storage import store
-from . import get_db
-from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
+from .context import MatchPage, get_db, load_match, match_page_view
+from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
-from .matches import MatchView, load_match, match_view
 
 bp = Blueprint("hands", __name__)
-
-MAX_TRICKS_JSON = 40
-"""More tricks than any preset has, so a bad request is refused before it is read."""
 
 SUIT_CLASS = ("t", "c", "d", "b", "s", "m")
 """CSS class suffix per suit number (trumps, cups, coins, batons, swords, the Fool)."""
@@ -72,11 +71,11 @@ def new_hand(token: str, form: str) -> Any:
     """Record the next hand: points, cards, honours or live (the dealer from the rotation)."""
     if form not in FORMS:
         abort(404)
-    view = match_view(token, edit=True)
+    view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
     entry = _form(FORMS[form], view)
     if request.method == "GET":
         entry.dealer.data = view.table.next_dealer
-        entry.expected_count.data = str(len(view.hands))
+        entry.expected_count.data = str(view.count)
         return _page(view, entry, None)
     return _save(view, entry, None)
 
@@ -84,10 +83,9 @@ def new_hand(token: str, form: str) -> Any:
 @bp.route("/m/<token>/hands/<key>/edit", methods=["GET", "POST"])
 def edit_hand(token: str, key: str) -> Any:
     """Change a recorded hand in the form it was recorded in (a new revision)."""
-    view = match_view(token, edit=True)
+    view = match_page_view(token, edit=True, lines=0)
     hand = _hand(view, key)
-    record = parse_hand(store.hand_record_data(view.row, hand.record))
-    entry = _form(FORMS[FORM_OF_BODY[record.form]], view)
+    entry = _form(FORMS[FORM_OF_BODY[hand.parsed.form]], view)
     if hand.deleted_at is not None:
         return _hand_page(view, hand, status=409, notice=_(
             "This hand is deleted: bring it back from its history before changing it."))
@@ -101,7 +99,7 @@ def edit_hand(token: str, key: str) -> Any:
 @bp.get("/m/<token>/hands/<key>/")
 def hand_page(token: str, key: str) -> Any:
     """One hand: its scores, the count a player can check, its problems, the standings after it."""
-    view = match_view(token)
+    view = match_page_view(token, lines=0)
     return _hand_page(view, _hand(view, key))
 
 
@@ -121,25 +119,31 @@ def live_check(token: str) -> Any:
     if not isinstance(dealer, str) or dealer not in players:
         return {"error": _("Choose who dealt this hand.")}, 400
     try:
-        tricks = _json_tricks(body.get("tricks"), row)
+        rules = find_ruleset(row.settings.get("ruleset"))
+        value = body.get("tricks")
+        tricks = tricks_from_text(value, rules) if isinstance(value, str) else tricks_from_codes(value, rules)
         record = parse_hand(store.hand_record_data(row, {"dealer": dealer,
                                                          "tricks": [{"cards": t} for t in tricks]}))
     except EntryError as exc:
         return {"error": exc.message}, 400
     except ScartoError as exc:
         return {"error": read_error_text(exc)}, 400
-    return live_state(record)
+    return _live_json(record)
 
 
 # --- the entry forms ----------------------------------------------------------------
 
 
-def _form(cls: type[HandForm], view: MatchView) -> HandForm:
+def _form(cls: type[HandForm], view: MatchPage) -> HandForm:
     """The entry form for this match, read from the posted form or from live.js's JSON."""
     formdata = _formdata() if request.method == "POST" else None
     form = cls(formdata=formdata)
     form.setup(view.record.players, view.record.ruleset)
     form.unreadable = formdata is not None and "_bad" in formdata
+    if isinstance(form, LiveForm) and request.method == "POST" and request.is_json:
+        body = request.get_json(silent=True)
+        if isinstance(body, dict) and isinstance(body.get("tricks"), list):
+            form.codes = body["tricks"]  # live.js's card codes, read as codes (not as typed text)
     return form
 
 
@@ -153,29 +157,15 @@ def _formdata() -> Any:
     fields: dict[str, str] = {}
     for name, value in body.items():
         if name == "tricks" and isinstance(value, list):
-            if all(isinstance(t, list) and all(isinstance(c, str) for c in t) for t in value):
-                fields[name] = tricks_to_text(value)
-            else:
-                fields["_bad"] = "1"
-        elif isinstance(value, bool):
+            continue  # codes, read by LiveForm.trick_list (see _form)
+        if isinstance(value, bool):
             fields[name] = "1" if value else ""
         elif isinstance(value, (str, int)):
             fields[name] = str(value)
     return ImmutableMultiDict(fields)
 
 
-def _json_tricks(value: object, row: store.MatchRow) -> list[list[str]]:
-    """live.js's tricks: lists of card codes, or the tricks typed as text."""
-    rules = find_ruleset(row.settings.get("ruleset"))
-    if isinstance(value, str):
-        return tricks_from_text(value, rules)
-    if not isinstance(value, list) or len(value) > MAX_TRICKS_JSON or not all(
-            isinstance(t, list) and len(t) <= rules.players and all(isinstance(c, str) for c in t) for t in value):
-        raise EntryError("tricks", _("The app sent something it cannot read: reload the page."))
-    return [list(t) for t in value if t]
-
-
-def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
+def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:
     """Check the entry through the core and store it, or say why not (keeping what was typed)."""
     outcome, data, result = _judge(view, form, hand)
     if outcome is not None:
@@ -183,9 +173,9 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
     assert data is not None and result is not None
     db = get_db()
     try:
+        expected = form.int_field("expected_count")
         if hand is None:
-            expected = form.int_field("expected_count")
-            saved = store.add_hand(db, view.row.id, data, expected_count=expected)
+            saved = store.add_hand(db, view.row.id, data, expected_count=expected, result=result)
         else:
             saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"))
     except store.Conflict as exc:
@@ -194,8 +184,7 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
         return _refused(view, form, hand, Outcome(400, [exc.message], field=exc.field))
     except store.NotFound:
         abort(404)
-    keys = [h.key for h in store.list_hands(db, view.row.id)]
-    number = keys.index(saved.key) + 1 if saved.key in keys else len(keys)
+    number = (expected or 0) + 1 if hand is None else (view.number_of(saved.key) or view.next_number)
     message = _saved_message(number, result, edited=hand is not None)
     flash(message)
     target = url_for("matches.match_page", token=view.token)
@@ -205,7 +194,7 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
     return redirect(target)
 
 
-def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
+def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
            ) -> tuple[Outcome | None, dict[str, Any] | None, HandResult | None]:
     """The record the form describes, checked: (why not, None, None) or (None, record, result)."""
     if form.unreadable:
@@ -228,15 +217,14 @@ def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
         data["recorded_at"] = store.now()
     else:
         data = {**{k: v for k, v in hand.record.items() if k in ("number", "recorded_at", "talon")}, **data}
-    try:
-        canonical = store.canonical_hand(view.row, data)
+    try:  # read once...
+        record = parse_hand(store.hand_record_data(view.row, data))
     except ScartoError as exc:
         return Outcome(400, [read_error_text(exc)]), None, None
-    result = score_hand(parse_hand(store.hand_record_data(view.row, canonical)))
+    result = score_hand(record)  # ...judged once...
     if result.has_errors:
         return Outcome(400, [_("This hand cannot be saved: fix what is listed below.")], result.problems), None, None
-    if result.replay is not None:  # the full record: store who led each trick and the inferred discard
-        canonical = store.canonical_hand(view.row, _with_leaders(canonical, result))
+    canonical = _with_leaders(hand_to_dict(record, in_match=True), result)  # ...written once (by _save)
     if result.problems and not form.wants_save_anyway():
         return Outcome(200, [_("The rules were broken in this hand. The table decides: save it marked, or "
                                "correct it.")], result.problems, confirm=True), None, None
@@ -244,25 +232,31 @@ def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
 
 
 def _with_leaders(data: dict[str, Any], result: HandResult) -> dict[str, Any]:
+    """The full record as stored: who led each trick and the inferred discard, from the replay."""
     replay = result.replay
-    assert replay is not None
+    if replay is None:
+        return data
     players = result.record.players
-    return {
-        **data,
-        "discard": [CODES[c] for c in replay.discard],
-        "tricks": [{"leader": players[t.leader], "cards": [CODES[c] for c in t.cards]} for t in replay.tricks],
-    }
+    out: dict[str, Any] = {}
+    for name, value in data.items():  # the record's own order: the discard comes before the tricks
+        if name == "tricks":
+            out["discard"] = [CODES[c] for c in replay.discard]
+            out["tricks"] = [{"leader": players[t.leader], "cards": [CODES[c] for c in t.cards]}
+                             for t in replay.tricks]
+        elif name != "discard":
+            out[name] = value
+    return out
 
 
-def _conflict(view: MatchView, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
+def _conflict(view: MatchPage, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
     """Somebody saved first: say what is stored now and let this phone save its entry after all."""
-    hands = store.list_hands(get_db(), view.row.id)
-    saved = _saved(view.row, exc.current, hands) if exc.current is not None else None
+    count = store.count_hands(get_db(), view.row.id)
+    saved = _saved(exc.current) if exc.current is not None else None
     if hand is None:
-        form.expected_count.data = str(len(hands))
+        form.expected_count.data = str(count)
         text = _("Another phone saved a hand while you were entering this one. If yours is a different hand, "
                  "save it now as hand %(n)s; if it is the same hand, it is already recorded: leave this page.",
-                 n=len(hands) + 1)
+                 n=count + 1)
     else:
         if exc.current is not None:
             form.version.data = str(exc.current.version)
@@ -271,7 +265,7 @@ def _conflict(view: MatchView, form: HandForm, hand: store.HandRow | None, exc: 
     return Outcome(409, [text], conflict=saved)
 
 
-def _refused(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
+def _refused(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
     if request.is_json:
         body: dict[str, Any] = {"saved": False, "messages": outcome.messages, "confirm": outcome.confirm,
                                 "problems": [_problem_json(p) for p in outcome.problems]}
@@ -283,10 +277,9 @@ def _refused(view: MatchView, form: HandForm, hand: store.HandRow | None, outcom
     return _page(view, form, hand, outcome)
 
 
-def _saved(row: store.MatchRow, hand: store.HandRow, hands: list[store.HandRow]) -> Saved:
-    keys = [h.key for h in hands]
-    number = keys.index(hand.key) + 1 if hand.key in keys else 0
-    result = score_hand(parse_hand(store.hand_record_data(row, hand.record)))
+def _saved(hand: store.HandRow) -> Saved:
+    number = store.hand_number(get_db(), hand) or 0
+    result = score_hand(hand.parsed)
     scores = [(p, fraction_text(s)) for p, s in result.scores().items()]
     return Saved(number, hand.record.get("dealer", ""), scores, list(result.problems), hand.deleted_at is not None)
 
@@ -317,15 +310,14 @@ def _problem_short(problem: Problem) -> str:
     return label
 
 
-def _page(view: MatchView, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
+def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
     """The entry page for the form (with what went wrong, if anything)."""
     rules = view.record.ruleset
-    keys = [h.key for h in view.hands]
     if hand is None:
         seen = (form.expected_count.data or "").strip()
-        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else len(keys)) + 1
+        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else view.count) + 1
     else:
-        number = keys.index(hand.key) + 1 if hand.key in keys else 0
+        number = view.number_of(hand.key) or 0
     context: dict[str, Any] = {
         "view": view, "form": form, "hand": hand, "rules": rules, "number": number, "outcome": outcome,
         "problems": outcome.problems if outcome else (), "cards": _card_buttons(form),
@@ -353,7 +345,7 @@ def _title(name: str) -> str:
     return name[4:5].upper() + name[5:] if name.startswith("the ") else name[:1].upper() + name[1:]
 
 
-def _live_config(view: MatchView, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
+def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
     """What live.js needs, as data on the page (no inline script under our CSP)."""
     rules = form.rules
     try:
@@ -411,51 +403,34 @@ def live_texts() -> dict[str, str]:
 # --- the live check -----------------------------------------------------------------
 
 
-def live_state(record: HandRecord) -> dict[str, Any]:
-    """What the live page shows for a hand being played: problems, winners, whose turn, cards left."""
-    rules = record.ruleset
+def _live_json(record: HandRecord) -> dict[str, Any]:
+    """What the live page shows for a hand being played (:func:`scorer.engine.play.play_state`), as JSON."""
+    state = play_state(record)
     players = record.players
-    n = len(players)
-    tricks = record.tricks or ()
-    complete = len(tricks) == rules.tricks and all(len(t.cards) == n for t in tricks)
-    result = None
-    if complete:
-        result = score_hand(record)
-        problems, replay = result.problems, result.replay
-    else:
-        checked = validate(record, partial=True)
-        problems, replay = checked.problems, checked.replay
-    errors = any(p.is_error for p in problems)
-    played = {c for t in tricks for c in t.cards}
     out: dict[str, Any] = {
-        "entered": [[CODES[c] for c in t.cards] for t in tricks],
-        "problems": [_problem_json(p) for p in problems],
-        "errors": errors,
-        "complete": complete,
+        "entered": [[CODES[c] for c in t.cards] for t in record.tricks or ()],
+        "problems": [_problem_json(p) for p in state.problems],
+        "errors": state.errors,
+        "complete": state.complete,
         "tricks": [],
-        "turn": None,
-        "leader": None,
-        "remaining": [CODES[c] for c in rules.pack_order if c not in played],
+        "turn": None if state.turn is None else players[state.turn],
+        "leader": None if state.leader is None or state.complete else players[state.leader],
+        "remaining": [CODES[c] for c in state.remaining],
         "discard": [],
         "scores": None,
-        "can_save": complete and not errors,
+        "can_save": state.can_save,
     }
+    replay = state.replay
     if replay is None:
         return out
     out["tricks"] = [
         {"number": t.number, "leader": players[t.leader], "players": [players[s] for s in t.seats],
-         "cards": [CODES[c] for c in t.cards], "winner": players[t.winner] if len(t.cards) == n else None}
+         "cards": [CODES[c] for c in t.cards],
+         "winner": None if (w := state.winner(t.number)) is None else players[w]}
         for t in replay.tricks
     ]
-    if not complete:
-        last = replay.tricks[-1] if replay.tricks else None
-        if last is not None and len(last.cards) < n:
-            leader, seat = last.leader, (last.leader + len(last.cards)) % n
-        else:
-            leader = seat = next_leader(record, replay)
-        out["turn"] = players[seat]
-        out["leader"] = players[leader]
-    elif result is not None and result.counts is not None:
+    result = state.result
+    if result is not None and result.counts is not None:
         out["discard"] = [CODES[c] for c in replay.discard]
         out["scores"] = [{"name": c.name, "card_points": fraction_text(c.card_points), "score": fraction_text(c.score)}
                          for c in result.counts]
@@ -476,28 +451,21 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
 # --- the hand page ------------------------------------------------------------------
 
 
-def _hand(view: MatchView, key: str) -> store.HandRow:
+def _hand(view: MatchPage, key: str) -> store.HandRow:
     try:
         return store.get_hand(get_db(), view.row.id, key)
     except store.NotFound:
         abort(404)
 
 
-def _hand_page(view: MatchView, hand: store.HandRow, *, status: int = 200, notice: str | None = None) -> Any:
-    keys = [h.key for h in view.hands]
-    if hand.key in keys:
-        index = keys.index(hand.key)
-        result, line = view.results[index], view.table.lines[index]
-    else:  # a deleted hand: judged on its own, outside the standings
-        result, line = score_hand(parse_hand(store.hand_record_data(view.row, hand.record))), None
+def _hand_page(view: MatchPage, hand: store.HandRow, *, status: int = 200, notice: str | None = None) -> Any:
+    """The hand judged on its own, and (unless it is deleted) its line of the stored standings."""
+    number = view.number_of(hand.key)
+    result, line = score_hand(hand.parsed), None
+    if number is not None:
+        window = store.standings_window(get_db(), view.row, number - 1, 1)
+        line = window.lines[0] if window.lines else None
     return render_template(
-        "hand_page.html", view=view, hand=hand, result=result, line=line, number=(keys.index(hand.key) + 1
-                                                                                   if line else None),
+        "hand_page.html", view=view, hand=hand, result=result, line=line, number=number,
         notice=notice, form_name=FORM_OF_BODY[result.record.form],
     ), status
-
-
-@bp.context_processor
-def _words() -> dict[str, Any]:
-    """Names the hand templates need: problem labels and card codes."""
-    return {"problem_labels": PROBLEM_LABELS, "codes": CODES}

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from flask_babel import format_date, format_datetime, get_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -23,13 +21,10 @@ from markupsafe import Markup
 from wtforms import IntegerField
 from wtforms.validators import InputRequired, NumberRange
 
-from ..engine.errors import ScartoError
-from ..engine.records import parse_hand
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
-from . import get_db
+from .context import get_db, load_match
 from .labels import PROBLEM_LABELS, read_error_text
-from .matches import load_match
 
 bp = Blueprint("history", __name__)
 
@@ -120,21 +115,15 @@ class HandState:
 # --- reading ----------------------------------------------------------------------
 
 
-def _judge(row: store.MatchRow, record: dict[str, Any], memo: dict[str, Judged]) -> Judged:
-    """Read a stored in-match record with the core and score it; identical records once."""
-    key = json.dumps(record, sort_keys=True)
+def _judge(row: store.MatchRow, stored: store.HandRow | store.Revision, memo: dict[str, Judged]) -> Judged:
+    """A stored record as the store read it, scored; identical records once."""
+    key = json.dumps(stored.record, sort_keys=True)
     if key not in memo:
-        try:
-            memo[key] = Judged(score_hand(parse_hand(store.hand_record_data(row, record))), None)
-        except ScartoError as exc:  # stored under an older core: show why instead of failing
-            memo[key] = Judged(None, read_error_text(exc))
+        if stored.error is not None:  # stored under an older engine: show why instead of failing
+            memo[key] = Judged(None, read_error_text(stored.error))
+        else:
+            memo[key] = Judged(score_hand(stored.parsed), None)
     return memo[key]
-
-
-def _number(live: list[store.HandRow], hand: store.HandRow) -> int:
-    if hand.deleted_at is None:
-        return next(i for i, h in enumerate(live, start=1) if h.id == hand.id)
-    return 1 + sum(1 for h in live if (h.position, h.id) < (hand.position, hand.id))
 
 
 def _load(token: str, key: str, *, edit: bool = False) -> tuple[store.MatchRow, bool, store.HandRow]:
@@ -148,8 +137,7 @@ def _load(token: str, key: str, *, edit: bool = False) -> tuple[store.MatchRow, 
 
 
 def _state(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) -> HandState:
-    live = store.list_hands(get_db(), row.id)
-    return HandState(hand, _number(live, hand), _judge(row, hand.record, memo))
+    return HandState(hand, store.hand_place(get_db(), hand), _judge(row, hand, memo))
 
 
 def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) -> list[RevisionView]:
@@ -157,7 +145,7 @@ def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Ju
     views = []
     previous: Judged | None = None
     for revision in store.revisions(get_db(), hand.id):
-        judged = _judge(row, revision.record, memo)
+        judged = _judge(row, revision, memo)
         changed: frozenset[str] = frozenset()
         if previous is not None:
             before, after = previous.points(), judged.points()
@@ -167,31 +155,6 @@ def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Ju
                                   previous is not None and previous.dealer != judged.dealer))
         previous = judged
     return views[::-1]
-
-
-def when(stamp: str) -> str:
-    """A stored UTC time in the page's language and the app's time zone."""
-    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    return str(_("%(time)s (%(zone)s)", time=format_datetime(moment, "short"), zone=str(get_timezone())))
-
-
-@bp.app_template_filter("local_time")
-def _local_time(stamp: str) -> str:
-    return when(stamp)
-
-
-@bp.app_template_filter("local_date")
-def local_date(stamp: str) -> str:
-    """A stored date, or the day of a stored UTC time, as the page's language writes it (1 mag 2024).
-
-    Text that is not an ISO date (a match file may say "Easter 2024") is shown as it is.
-    """
-    try:
-        if len(stamp) == 10:
-            return str(format_date(date.fromisoformat(stamp), "medium"))
-        return str(format_date(datetime.fromisoformat(stamp.replace("Z", "+00:00")), "medium"))
-    except (TypeError, ValueError):
-        return stamp
 
 
 def _title(state: HandState) -> str:
@@ -242,8 +205,7 @@ def deleted_hands(token: str) -> Any:
     row, can_edit = load_match(token)
     memo: dict[str, Judged] = {}
     db = get_db()
-    live = store.list_hands(db, row.id)
-    states = [HandState(h, _number(live, h), _judge(row, h.record, memo)) for h in store.deleted_hands(db, row.id)]
+    states = [HandState(h, store.hand_place(db, h), _judge(row, h, memo)) for h in store.deleted_hands(db, row.id)]
     return render_template("history_deleted.html", token=token, row=row, can_edit=can_edit, states=states,
                            problem_labels=PROBLEM_LABELS)
 
@@ -266,7 +228,7 @@ def restore(token: str, key: str, version: int) -> Any:
     if old.record == hand.record and hand.deleted_at is None and seen == hand.version:
         flash(_("Version %(v)s is already the current one: nothing changed.", v=version))
         return redirect(url_for("history.hand_history", token=token, key=key), 303)
-    judged = _judge(row, old.record, {})
+    judged = _judge(row, old, {})
     if judged.result is None or not judged.result.scored:
         return _history_page(token, row, can_edit, hand, status=400, problem=_(
             "Version %(v)s cannot be restored: the rules no longer accept it as a hand that can be scored.",
@@ -289,7 +251,7 @@ def delete_hand(token: str, key: str) -> Any:
     if hand.deleted_at is not None:
         return _conflict(token, row, can_edit, key, _("This hand was already deleted."))
     db = get_db()
-    number = _number(store.list_hands(db, row.id), hand)
+    number = store.hand_place(db, hand)
     try:
         deleted = store.delete_hand(db, row.id, key, expected_version=seen)
     except store.Conflict:
@@ -309,12 +271,12 @@ def undelete(token: str, key: str) -> Any:
         return seen
     db = get_db()
     if hand.deleted_at is None:
-        number = _number(store.list_hands(db, row.id), hand)
+        number = store.hand_place(db, hand)
         flash(_("Hand %(n)s is not deleted: nothing to undo.", n=number))
         return redirect(url_for("matches.match_page", token=token), 303)
     try:
         back = store.undelete_hand(db, row.id, key, expected_version=seen)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
-    flash(_("Hand %(n)s is back in the match.", n=_number(store.list_hands(db, row.id), back)))
+    flash(_("Hand %(n)s is back in the match.", n=store.hand_place(db, back)))
     return redirect(url_for("matches.match_page", token=token), 303)

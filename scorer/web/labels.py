@@ -1,6 +1,8 @@
-"""Words the pages show for the core's names: presets, switches, problem codes, read errors.
+"""Words the pages show for the engine's names: presets, switches, problem codes, read errors.
 
-All through gettext, so the translations (issue 5) have one place to look.
+All through gettext. The tables the sheets share live in :mod:`scorer.sheets.words`
+(plain source strings); here they are wrapped for Flask-Babel (lazy, for the forms
+built at import) and told in the page's language and the match's pack.
 """
 
 from __future__ import annotations
@@ -10,59 +12,19 @@ from typing import Any
 from flask import g, has_app_context
 from flask_babel import lazy_gettext as _l
 
-from ..engine import rulesets
-from ..engine.cardnames import SUITS, full_name, short_name
-from ..engine.cards import CODES
+from ..engine.cardnames import short_name
 from ..engine.errors import ScartoError
-from ..engine.messages import render, render_read
-from ..engine.numbers import fraction_text
-from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
+from ..engine.messages import render_read
+from ..engine.rulesets import PRESETS, Ruleset
+from ..sheets import words
 
-PRESET_DESCRIPTIONS = {name: _l(text) for name, text in rulesets.PRESET_DESCRIPTIONS.items()}
-"""Each preset's one line, RULES.md's words as the engine keeps them, in the page's language."""
-
-PRESET_NAMES = {
-    "classic": _l("classic"),
-    "rulesheet": _l("rule sheet"),
-    "saari": _l("Saari"),
-    "four": _l("four players"),
-    "piccolo": _l("piccolo"),
-}
+PRESET_DESCRIPTIONS = {key: _l(text) for key, text in words.PRESET_DESCRIPTIONS.items()}
+PRESET_NAMES = {key: _l(text) for key, text in words.PRESET_NAMES.items()}
 """How the pages name each preset (the files keep the preset's own name)."""
-
-SWITCH_LABELS = {
-    "top_trump": _l("Highest trump"),
-    "discard": _l("Forbidden discards"),
-    "fool_discard": _l("Fool in the discard"),
-    "first_lead": _l("First lead"),
-    "overtrump": _l("Must overtrump"),
-    "fool_last_trick": _l("Fool in the last trick"),
-    "fool_forfeit": _l("Fool forfeited by a player with no tricks"),
-    "ultimo": _l("Bonus for the last trick (ultimo)"),
-    "deal": _l("Deal"),
-}
-
-SWITCH_ORDER = ("deal", *(name for name in SWITCH_VALUES if name != "deal"))
-"""The switches as the pages list them: the deal first, as RULES.md's Presets table has it."""
-
-VALUE_LABELS: dict[tuple[str, Any], Any] = {
-    ("top_trump", "T20"): _l("XX, the Angel"),
-    ("top_trump", "T21"): _l("XXI, the World"),
-    ("discard", "classic"): _l("classic: no King, XX or Fool"),
-    ("discard", "rulesheet"): _l("rule sheet: no King, XX, XXI or Fool"),
-    ("discard", "saari"): _l("Saari: no King, I, XX; Fool only without trumps"),
-    ("fool_discard", "restricted"): _l("restricted"),
-    ("fool_discard", "free"): _l("free"),
-    ("first_lead", "after_dealer"): _l("the player after the dealer"),
-    ("first_lead", "dealer"): _l("the dealer"),
-    ("fool_last_trick", "kept"): _l("kept by its player"),
-    ("fool_last_trick", "captured"): _l("captured by the winner"),
-    ("ultimo", True): _l("the Bagatto in the last trick"),
-    ("ultimo", "bagatto_or_fool"): _l("the Bagatto or the Fool taken in the last trick"),
-    ("deal", "three"): _l("three players: 25 cards each, a 3-card talon"),
-    ("deal", "four"): _l("four players: 19 cards each, a 2-card talon"),
-    ("deal", "piccolo"): _l("piccolo: three players, 42 cards, 12 each, a 6-card talon"),
-}
+SWITCH_LABELS = {key: _l(text) for key, text in words.SWITCH_LABELS.items()}
+VALUE_LABELS: dict[tuple[str, Any], Any] = {key: _l(text) for key, text in words.VALUE_LABELS.items()}
+SWITCH_ORDER = words.SWITCH_ORDER
+"""The tables of :mod:`scorer.sheets.words`, translated when shown (the forms are built at import)."""
 
 PROBLEM_LABELS = {
     "duplicate_card": _l("Card twice"),
@@ -78,10 +40,7 @@ PROBLEM_LABELS = {
     "failed_to_overtrump": _l("Failed to overtrump"),
 }
 
-SETTLE_LABELS = {
-    "per_point": _l("Per point: those below zero pay those above"),
-    "loser_pays": _l("Loser pays: the lowest pays each other player one stake"),
-}
+SETTLE_LABELS = {key: _l(text) for key, text in words.SETTLE_LABELS.items()}
 
 
 def value_label(switch: str, value: Any) -> Any:
@@ -90,18 +49,13 @@ def value_label(switch: str, value: Any) -> Any:
     if named is not None:
         return named
     if isinstance(value, bool):
-        return _l("on") if value else _l("off")
+        return _l(words.ON_OFF[0] if value else words.ON_OFF[1])
     return value
 
 
-def switch_rows(ruleset: Ruleset) -> list[tuple[Any, Any, bool]]:
+def switch_rows(ruleset: Ruleset) -> list[tuple[str, str, bool]]:
     """(label, value label, differs from the preset) for each switch of a ruleset."""
-    preset = PRESETS[ruleset.preset]
-    return [
-        (SWITCH_LABELS[name], value_label(name, getattr(ruleset, name)),
-         repr(getattr(ruleset, name)) != repr(getattr(preset, name)))
-        for name in SWITCH_ORDER
-    ]
+    return page_words().switch_rows(ruleset)
 
 
 def preset_table() -> list[tuple[Any, list[Any]]]:
@@ -131,6 +85,14 @@ def current_pack() -> str:
     return str(g.get("pack") or "italian") if has_app_context() else "italian"
 
 
+def page_words() -> words.Words:
+    """The engine's names in the page's language and the match's pack (:class:`scorer.sheets.words.Words`)."""
+    from flask_babel import get_translations
+
+    # the catalogue's own gettext, looked up once: Flask-Babel's finds the catalogue for every string
+    return words.Words(current_language(), current_pack(), get_translations().gettext)
+
+
 def card_label(index: int) -> str:
     """A card as a short label on screen, in the page's language and the match's pack: XXI, R♥, CB."""
     return short_name(index, current_language(), current_pack())
@@ -138,35 +100,22 @@ def card_label(index: int) -> str:
 
 def card_title(index: int) -> str:
     """A card's full name in the page's language and pack, e.g. "Cavallo di Coppe"."""
-    return full_name(index, current_language(), current_pack())
+    return page_words().card_title(index)
 
 
 def card_in_sentence(index: int) -> str:
     """A card's name inside a sentence: English wants "the King of Cups"."""
-    name = card_title(index)
-    if current_language() == "en" and index > 21:
-        return f"the {name}"
-    return name
-
-
-SUIT_NAMES = {0: _l("trumps")}
+    return page_words().card_in_sentence(index)
 
 
 def suit_in_sentence(suit: int) -> str:
     """A suit's name for problem sentences, in the page's language and the match's pack."""
-    if suit == 0:
-        return str(SUIT_NAMES[0])
-    return SUITS[current_language()][current_pack()][suit - 1]
+    return page_words().suit_in_sentence(suit)
 
 
 def problem_text(problem: Any) -> str:
     """A problem's sentence in the page's language, card and suit names in the match's pack."""
-    from flask_babel import gettext
-
-    if not problem.key:
-        return str(problem.message)
-    return render(problem.key, problem.params, translate=gettext, name_card=card_in_sentence,
-                  card_code=CODES.__getitem__, name_suit=suit_in_sentence, show_number=fraction_text)
+    return page_words().problem_text(problem)
 
 
 WHERE_WORDS = {"record": _l("record"), "file": _l("file"), "text": _l("text")}

@@ -1,73 +1,34 @@
-"""Printable and downloadable sheets: the match sheet PDF, the audit sheet PDF, standings CSV."""
+"""Printable and downloadable sheets: the match sheet PDF and the standings CSV.
+
+The sheet's HTML is rendered here through Flask (the page's filters, the match's
+language); :mod:`scorer.sheets.pdf` only turns HTML and CSS into a PDF. The command
+renders the same template without Flask (:mod:`scorer.sheets.render`).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template
 from flask_babel import force_locale
 
-from ..engine.cards import CODES
 from ..engine.numbers import fraction_json
-from ..engine.validation import Problem
-from ..sheets.pdf import Sheet, html_to_pdf, match_sheet_files
-from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
-from .matches import _file_name, disposition, match_view
+from ..sheets.pdf import Sheet, html_to_pdf
+from .context import disposition, match_view, pdf_response, sheet_name
+from .labels import current_language, page_words
 
 bp = Blueprint("sheets", __name__)
-
-
-@bp.app_template_global("problem_text")
-def _problem_text(problem: Problem) -> str:
-    """A problem's sentence in the page's language."""
-    return problem_text(problem)
-
-
-@bp.app_context_processor
-def _globals() -> dict[str, Any]:
-    return {"switch_rows": switch_rows}
-
-
-@bp.app_template_filter("card")
-def _card(index: int) -> str:
-    return card_label(index)
-
-
-@bp.app_template_filter("preset_name")
-def _preset_name(preset: str) -> str:
-    return str(PRESET_NAMES.get(preset, preset))
-
-
-@bp.app_template_filter("code_label")
-def _code_label(code: str) -> str:
-    """A card code of a breakdown (or the exchange's "+1") as a screen label."""
-    return card_label(CODES.index(code)) if code in CODES else code
-
-
-@bp.app_template_filter("card_title")
-def _card_title(index: int) -> str:
-    return card_title(index)
-
-
-def pdf_response(pdf: bytes, name: str) -> Response:
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
-
-
-def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
-    """A file name people recognise: the match title and date, safe for every system."""
-    return _file_name(" ".join(part for part in (title or fallback, date or "") if part))
 
 
 @bp.get("/m/<token>/sheet.pdf")
 def match_sheet(token: str) -> Response:
     """The match sheet on A4: every hand, running totals, chart, standings, settlement."""
     view = match_view(token)
-    sheet = Sheet(view.record, view.results, view.table)
     with force_locale(view.record.language or current_language()):
-        html, files = match_sheet_files(sheet)
+        sheet = Sheet(view.record, view.results, view.table, words=page_words())
+        html = render_template("pdf_match.html", sheet=sheet)
+        files = sheet.files()
     pdf = html_to_pdf(html, str(current_app.static_folder) + "/", files)
     return pdf_response(pdf, sheet_name(view.record.title, view.record.date or view.row.created_at[:10],
                                         "scarto-match"))
@@ -100,7 +61,3 @@ def standings_csv(token: str) -> Response:
 def _text_cell(text: str) -> str:
     """A name as a CSV cell a spreadsheet will not run as a formula ("=HYPERLINK(...)")."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
-def audit_pdf_html(**context: Any) -> str:
-    return render_template("pdf_audit.html", **context)

@@ -20,10 +20,8 @@ from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, par
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import score_hand
 from ..storage import store
-from . import get_db
-from .audit import encode_record
+from .context import encode_record, get_db, load_match, remember
 from .labels import problem_text, read_error_text
-from .matches import load_match, remember
 
 bp = Blueprint("transfer", __name__)
 
@@ -105,9 +103,10 @@ def import_hand(token: str) -> Any:
         except ScartoError as exc:
             errors.append(read_error_text(exc))
         else:
-            errors = [problem_text(p) for p in score_hand(record).errors]
+            result = score_hand(record)
+            errors = [problem_text(p) for p in result.errors]
             if not errors:
-                store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True))
+                store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True), result=result)
                 return redirect(url_for("matches.match_page", token=token))
     elif request.method == "POST":
         errors = [str(e) for field in form.errors.values() for e in field]

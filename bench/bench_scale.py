@@ -1,0 +1,333 @@
+"""Cost against size: the match page and a save beside a bare Flask route, on the same server, in one run.
+
+The server is ``make run``'s (scorer.serve: waitress and its settings) with one extra route,
+``/_bare``, that answers "ok" (bench/bare_server.py), on a database in a temporary folder
+holding 20-hand and 1,000-hand matches (counted points). For ``--seconds`` each:
+
+- requests/s of ``/_bare``, of the match page of a 20-hand and of a 1,000-hand match, and of
+  saves (the counted-points form, its CSRF token and hand count, each client into its own
+  match of that size), with ``--clients`` clients at once (keep-alive connections, threads);
+- the median of one client's page and save, 20 against 1,000 hands;
+- the p99 of a save with 16 clients, against the same server started with one thread;
+- ``sheet.pdf`` of the 1,000-hand match (median of three);
+- ``scarto score`` on 1,000 hand files against the same work in process.
+
+Run: ``.venv/bin/python bench/bench_scale.py`` (``--write`` records the figures in
+bench/RESULTS.md under "## Scale").
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import io
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.results import replace_section  # noqa: E402
+from scorer.cli import main as scarto  # noqa: E402
+from scorer.engine.records import parse_match  # noqa: E402
+from scorer.storage import db as database  # noqa: E402
+from scorer.storage import store  # noqa: E402
+from tests.matchutil import points_match  # noqa: E402
+from tests.serverutil import Client, Server, ServerError, csrf_token, hidden  # noqa: E402
+
+RESULTS = ROOT / "bench" / "RESULTS.md"
+COMMAND = ".venv/bin/python bench/bench_scale.py --write"
+SMALL, LARGE = 20, 1000
+
+
+class BareServer(Server):
+    """scorer.serve with the bare route (bench/bare_server.py)."""
+
+    def start(self, *, init_db: bool = True, timeout: float = 30.0) -> BareServer:
+        if init_db:
+            self.init_db()
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "bare_server.py")], cwd=ROOT,
+                                            env=self.env(), stdout=log, stderr=subprocess.STDOUT)
+        self.wait_ready(timeout)
+        return self
+
+
+def seed(path: Path, sizes: list[int]) -> list[str]:
+    """Matches of these sizes (counted points, no end in sight), their edit tokens."""
+    db = database.connect(path)
+    database.migrate(db)
+    tokens = []
+    for size in sizes:
+        data = points_match(size, seed=size)
+        data["end"] = {"hands": 1_000_000}
+        tokens.append(store.create_match(db, parse_match(data)).edit_token)
+    db.conn.close()
+    return tokens
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))] if ordered else float("nan")
+
+
+class Saver:
+    """One phone saving hands into its own match as fast as the server answers."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.client = Client(port)
+        self.token = token
+        page = self.client.get(f"/m/{token}/hands/new/points").text
+        self.csrf = csrf_token(page) or ""
+        self.count = int(hidden(page, "expected_count") or 0)
+
+    def save(self) -> float:
+        fields = {"csrf_token": self.csrf, "expected_count": str(self.count), "dealer": "Anna",
+                  "points_0": "31", "points_1": "22", "points_2": ""}
+        answer = self.client.post_form(f"/m/{self.token}/hands/new/points", fields)
+        if answer.status != 302:
+            raise RuntimeError(f"save: {answer.status} {answer.text[:200]}")
+        self.count += 1
+        return answer.seconds
+
+
+def hammer(make: Callable[[int], Callable[[], float]], clients: int, seconds: float) -> tuple[float, list[float]]:
+    """Requests/s and latencies (s) of ``clients`` threads each calling its own ``make(i)()`` in a loop."""
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    calls = [make(i) for i in range(clients)]
+    failures: list[BaseException] = []
+    start = time.perf_counter()
+    deadline = start + seconds
+
+    def loop(i: int) -> None:
+        try:
+            while time.perf_counter() < deadline:
+                latencies[i].append(calls[i]())
+        except BaseException as exc:  # reported after the run
+            failures.append(exc)
+
+    threads = [threading.Thread(target=loop, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failures:
+        raise failures[0]
+    elapsed = time.perf_counter() - start
+    flat = [x for xs in latencies for x in xs]
+    return len(flat) / elapsed, flat
+
+
+def getter(port: int, path: str) -> Callable[[int], Callable[[], float]]:
+    def make(_i: int) -> Callable[[], float]:
+        client = Client(port)
+
+        def call() -> float:
+            answer = client.get(path)
+            if answer.status != 200:
+                raise RuntimeError(f"{path}: {answer.status}")
+            return answer.seconds
+
+        return call
+
+    return make
+
+
+def score_files(folder: Path, count: int = 1000) -> tuple[float, float]:
+    """Seconds of ``scarto score --json`` on ``count`` hand files: as a command, and in process."""
+    fixtures = sorted((ROOT / "tests" / "fixtures" / "hands").glob("*.json"))
+    files = []
+    for i in range(count):
+        target = folder / f"hand-{i:04}.json"
+        shutil.copyfile(fixtures[i % len(fixtures)], target)
+        files.append(str(target))
+    command = [str(Path(sys.executable).parent / "scarto"), "score", "--json", *files]
+    outside, inside = [], []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        outside.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            scarto(["score", "--json", *files])
+        inside.append(time.perf_counter() - start)
+    return statistics.median(outside), statistics.median(inside)
+
+
+ROUNDS = 4
+"""Each figure is measured in this many bursts, interleaved with the figures it is compared with,
+so that the machine's other work weighs on each the same."""
+
+
+def interleaved(runs: dict[str, tuple[Callable[[int], Callable[[], float]], int]], seconds: float
+                ) -> dict[str, tuple[float, list[float]]]:
+    """Requests/s and latencies of each named run, in ``ROUNDS`` interleaved bursts."""
+    done = {name: (0, 0.0, []) for name in runs}  # requests, seconds, latencies
+    for _ in range(ROUNDS):
+        for name, (make, clients) in runs.items():
+            start = time.perf_counter()
+            rps, times = hammer(make, clients, seconds / ROUNDS)
+            count, spent, all_times = done[name]
+            done[name] = (count + len(times), spent + (time.perf_counter() - start), all_times + times)
+    return {name: (count / spent, times) for name, (count, spent, times) in done.items()}
+
+
+def alternating(calls: dict[str, Callable[[], float]], requests: int) -> dict[str, float]:
+    """One client, the calls taken in turn ``requests`` times each: the median of each."""
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(requests):
+        for name, call in calls.items():
+            times[name].append(call())
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def run(seconds: float, clients: int) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        sizes = [SMALL, LARGE] + [SMALL] * 16 + [LARGE] * 16 + [SMALL] * 16
+        tokens = seed(folder / "scale.sqlite", sizes)
+        small, large = tokens[0], tokens[1]
+        savers_small, savers_large, savers_one = tokens[2:18], tokens[18:34], tokens[34:50]
+        server = BareServer(folder / "scale.sqlite").start(init_db=False)
+        try:
+            port = server.port
+            pages = {"bare": "/_bare", "page 20": f"/m/{small}/", "page 1000": f"/m/{large}/"}
+            hammer(getter(port, pages["page 20"]), clients, 1.0)  # warm-up
+            measured = interleaved({name: (getter(port, path), clients) for name, path in pages.items()}, seconds)
+            for name, (rps, times) in measured.items():
+                figures[f"{name} rps"], figures[f"{name} p99"] = rps, percentile(times, 0.99)
+            one = alternating({name: getter(port, pages[name])(0) for name in ("page 20", "page 1000")}, 100)
+            figures.update({f"{name} one": value for name, value in one.items()})
+            small_savers = [Saver(port, token) for token in savers_small]
+            large_savers = [Saver(port, token) for token in savers_large]
+            measured = interleaved({
+                "save 20": (lambda i: small_savers[i].save, len(small_savers)),
+                "save 1000": (lambda i: large_savers[i].save, len(large_savers)),
+            }, seconds)
+            for name, (rps, times) in measured.items():
+                figures[f"{name} rps"], figures[f"{name} p99"] = rps, percentile(times, 0.99)
+            one = alternating({"save 20": small_savers[0].save, "save 1000": large_savers[0].save}, 60)
+            figures.update({f"{name} one": value for name, value in one.items()})
+            client = Client(port, timeout=120)
+            pdf = []
+            for _ in range(3):
+                answer = client.get(f"/m/{large}/sheet.pdf")
+                if answer.status != 200:
+                    raise RuntimeError(f"sheet.pdf: {answer.status}")
+                pdf.append(answer.seconds)
+            figures["pdf 1000"] = statistics.median(pdf)
+        finally:
+            server.stop()
+        single = BareServer(folder / "scale.sqlite", threads=1).start(init_db=False)
+        try:
+            savers = [Saver(single.port, token) for token in savers_one]
+            figures["save one-thread rps"], times = hammer(lambda i: savers[i].save, len(savers), seconds)
+            figures["save one-thread p99"] = percentile(times, 0.99)
+        finally:
+            single.stop()
+        (folder / "files").mkdir()
+        figures["score command"], figures["score in process"] = score_files(folder / "files")
+    return figures
+
+
+def section(f: dict[str, float], seconds: float, clients: int) -> str:
+    today = datetime.date.today().isoformat()
+    bare = f["bare rps"]
+
+    def share(name: str) -> str:
+        return f"{f[name] / bare:.0%}"
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "**not met**"
+
+    page_ratio = f["page 1000 one"] / f["page 20 one"]
+    save_ratio = f["save 1000 one"] / f["save 20 one"]
+    score_ratio = f["score command"] / f["score in process"]
+    lines = [
+        "## Scale",
+        "",
+        f"`{COMMAND}` ({today}): one server (scorer.serve: waitress, 8 threads, plus a bare route",
+        f"answering \"ok\"), {clients} clients at once for {seconds:.0f} s a figure in {ROUNDS} bursts interleaved",
+        "with the figures it is compared with (saves: 16 clients, each into its own match); one client:",
+        "the pages (100 each) and saves (60 each) taken in turn; counted-points matches;",
+        f"Python {platform.python_version()}, {os.cpu_count()} cores shared with other work"
+        f" (load average {os.getloadavg()[0]:.1f} at the end).",
+        "",
+        "| what | requests/s | of the bare route | p99 | one client, median |",
+        "|---|---|---|---|---|",
+        f"| bare route | {bare:.0f} | 100% | {f['bare p99'] * 1000:.1f} ms | |",
+        f"| match page, 20 hands | {f['page 20 rps']:.0f} | {share('page 20 rps')} | "
+        f"{f['page 20 p99'] * 1000:.1f} ms | {f['page 20 one'] * 1000:.1f} ms |",
+        f"| match page, 1,000 hands | {f['page 1000 rps']:.0f} | {share('page 1000 rps')} | "
+        f"{f['page 1000 p99'] * 1000:.1f} ms | {f['page 1000 one'] * 1000:.1f} ms |",
+        f"| save, 20 hands | {f['save 20 rps']:.0f} | {share('save 20 rps')} | "
+        f"{f['save 20 p99'] * 1000:.1f} ms | {f['save 20 one'] * 1000:.1f} ms |",
+        f"| save, 1,000 hands | {f['save 1000 rps']:.0f} | {share('save 1000 rps')} | "
+        f"{f['save 1000 p99'] * 1000:.1f} ms | {f['save 1000 one'] * 1000:.1f} ms |",
+        f"| save, 20 hands, server with 1 thread | {f['save one-thread rps']:.0f} | | "
+        f"{f['save one-thread p99'] * 1000:.1f} ms | |",
+        "",
+        f"- Match page at least 20% of the bare route: {share('page 20 rps')} (20 hands), "
+        f"{share('page 1000 rps')} (1,000): {verdict(f['page 20 rps'] >= 0.2 * bare)}.",
+        f"- A save at least 15% of the bare route: {share('save 20 rps')}: "
+        f"{verdict(f['save 20 rps'] >= 0.15 * bare)}; its p99 with 8 threads {f['save 20 p99'] * 1000:.0f} ms "
+        f"against {f['save one-thread p99'] * 1000:.0f} ms with one: "
+        f"{verdict(f['save 20 p99'] <= f['save one-thread p99'] * 1.05)}.",
+        f"- 1,000 hands against 20, one client: the page {page_ratio:.2f}x, a save {save_ratio:.2f}x "
+        f"(target at most 1.5x): {verdict(page_ratio <= 1.5 and save_ratio <= 1.5)}.",
+        f"- `sheet.pdf` of 1,000 hands: {f['pdf 1000']:.2f} s (target under 2 s): {verdict(f['pdf 1000'] < 2)}.",
+        f"- `scarto score --json` on 1,000 files: {f['score command'] * 1000:.0f} ms as a command, "
+        f"{f['score in process'] * 1000:.0f} ms in process, {score_ratio:.2f}x (target at most 1.5x): "
+        f"{verdict(score_ratio <= 1.5)}.",
+        "",
+        "Why, where a target is missed (measured 2026-12-01 while five other sessions shared the two cores, so",
+        "the figures move by a third from one run to the next; the ratios within a run are the meaningful part):",
+        "",
+        "- The match page no longer depends on the match's length (it reads the 20 hands it shows and the",
+        "  last one's totals from `hand_results`; about 0.3 ms of SQLite at 20 or 1,000 hands). What is left",
+        "  is rendering: in process the page costs about 5 ms, four fifths of it in the templates (base and",
+        "  match: some 140 translated strings, the 20-row table with a link and six numbers a row, the rules,",
+        "  the chart), against well under a millisecond for the bare route. 20% would need the page rendered",
+        "  in about half the time: fewer strings per page or a cached standings table, template work left",
+        "  for the templates' owner.",
+        "- A save's floor is SQLite's synced commit (WAL, `synchronous=FULL`, 1 to 8 ms on this shared disk),",
+        "  one at a time; the writers now queue on a lock in the process instead of SQLite's sleep-and-poll,",
+        "  which took saves from about 70/s with a p99 over a second to the figures above. The p99 against",
+        "  one thread is within the noise of this machine (runs gave 140 to 310 ms for either).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--write", action="store_true", help="record the figures in bench/RESULTS.md")
+    args = parser.parse_args()
+    try:
+        figures = run(args.seconds, args.clients)
+    except ServerError as exc:
+        sys.exit(f"bench_scale: the server did not start: {exc}")
+    print(json.dumps({k: round(v, 4) for k, v in figures.items()}, indent=1))
+    text = section(figures, args.seconds, args.clients)
+    print(text)
+    if args.write:
+        replace_section(RESULTS, "## Scale", text)
+        print(f"Written to {RESULTS.relative_to(ROOT)}.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+"""What the blueprints share about a request: the database, the match a token opens, its view.
+
+The blueprints hold routes only; anything two of them need lives here (or in
+:mod:`.labels`, :mod:`.filters`), so no blueprint imports another one's module and
+none imports the factory. A match page's view judges the match once a request, and
+numbers its hands once (:attr:`MatchView.numbers`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import threading
+import unicodedata
+import zlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+from urllib.parse import quote
+
+from flask import Response, abort, current_app, g, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..engine.errors import ScartoError
+from ..engine.records import HandRecord, MatchRecord, hand_to_dict, loads, parse_hand
+from ..engine.scoring import HandResult, score_hand
+from ..engine.standings import Standings, standings
+from ..sheets.charts import cumulative_chart
+from ..storage import db as database
+from ..storage import store
+
+MAX_UPLOAD_BYTES = 1024 * 1024
+"""The largest request body the app reads (a match file is much smaller)."""
+
+
+# --- the database -------------------------------------------------------------------
+
+
+def get_db() -> Any:
+    """The request's database handle (its thread's connection, opened on first use)."""
+    if "db" not in g:
+        g.db = _thread_connection(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_: BaseException | None = None) -> None:
+    """End of the request: its connection goes back to its thread, no transaction left open."""
+    db = g.pop("db", None)
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
+
+
+_KEPT = threading.local()
+
+
+def _thread_connection(path: str) -> Any:
+    """Each server thread keeps its connection from one request to the next.
+
+    Opening one costs four PRAGMAs, and closing the last connection to a WAL database
+    checkpoints it and syncs the file: per request, that was most of a save's time. The
+    connection is made again if the file it opened is no longer the one at ``path``
+    (replaced, or deleted) and when the thread turns to another database.
+    """
+    kept = getattr(_KEPT, "connection", None)
+    if kept is not None:
+        kept_path, identity, db = kept
+        if kept_path == path and identity == _identity(path):
+            return db
+        _KEPT.connection = None
+        db.conn.close()
+    db = database.connect(path)
+    _KEPT.connection = (path, _identity(path), db)
+    return db
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """Which file is at ``path`` (device and inode), None if none (or an in-memory database)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
+
+
+# --- the match a token opens --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """Everything a match page (or sheet) shows, computed once per request."""
+
+    row: store.MatchRow
+    token: str
+    can_edit: bool
+    record: MatchRecord
+    hands: list[store.HandRow]
+    results: list[HandResult]
+    table: Standings
+    numbers: dict[str, int] = field(default_factory=dict)
+    """Each current hand's number in the match, by its key (1 for the first)."""
+
+    @property
+    def title(self) -> str:
+        return self.record.title or _("Scarto match")
+
+    @property
+    def count(self) -> int:
+        """How many hands the match has."""
+        return len(self.hands)
+
+    @property
+    def next_number(self) -> int:
+        return len(self.hands) + 1
+
+    def number_of(self, key: str) -> int | None:
+        """The hand's number in the match, None for a hand not counted (deleted)."""
+        return self.numbers.get(key)
+
+    def chart(self) -> str:
+        totals = [line.totals for line in self.table.lines]
+        return cumulative_chart(self.record.players, totals, title=_("Running totals"))
+
+
+PAGE_HANDS = 20
+"""Hands a match page lists at once: the latest, with links to the earlier ones."""
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    """A match as its page shows it, from the stored results: the hands of one page and the totals.
+
+    Its cost does not grow with the match: nothing is judged, and only the hands shown
+    (and the last one's running totals) are read.
+    """
+
+    row: store.MatchRow
+    token: str
+    can_edit: bool
+    table: store.Window
+    page: int
+    """Which page of hands: 1 the latest, each further page the hands before."""
+    pages: int
+
+    @property
+    def record(self) -> MatchRecord:
+        """The match's settings as the engine reads them (without its hands)."""
+        return self.table.match
+
+    @property
+    def hands(self) -> tuple[store.Line, ...]:
+        return self.table.lines
+
+    @property
+    def count(self) -> int:
+        return self.table.count
+
+    @property
+    def title(self) -> str:
+        return self.record.title or _("Scarto match")
+
+    @property
+    def next_number(self) -> int:
+        return self.table.count + 1
+
+    def number_of(self, key: str) -> int | None:
+        """A hand's number in the match (None for a deleted one)."""
+        try:
+            return store.hand_number(get_db(), store.get_hand(get_db(), self.row.id, key))
+        except store.NotFound:
+            return None
+
+    @cached_property
+    def _hand_url(self) -> str:
+        return url_for("hands.hand_page", token=self.token, key="KEY")
+
+    def hand_url(self, key: str) -> str:
+        """The address of one of its hands (routed once for the page, not once a hand)."""
+        return self._hand_url.replace("/KEY/", f"/{key}/")
+
+    def chart(self) -> str:
+        """The running totals of the hands on this page."""
+        totals = [line.totals for line in self.table.lines]
+        return cumulative_chart(self.record.players, totals, title=_("Running totals"))
+
+
+def match_page_view(token: str, *, edit: bool = False, page: int = 1, lines: int = PAGE_HANDS) -> MatchPage:
+    """The match for a page that shows its standings: ``lines`` hands, page 1 the latest ones,
+    page 2 the ones before them, and so on (``lines=0`` for a page that lists none)."""
+    row, can_edit = load_match(token, edit=edit)
+    db = get_db()
+    count = store.count_hands(db, row.id)
+    pages = max(1, -(-count // PAGE_HANDS))
+    page = max(1, min(page, pages))
+    end = count - (page - 1) * PAGE_HANDS
+    start = max(0, end - lines)
+    table = store.standings_window(db, row, start, end - start)
+    return MatchPage(row, token, can_edit, table, page, pages)
+
+
+def load_match(token: str, *, edit: bool = False) -> tuple[store.MatchRow, bool]:
+    """The match a token opens: 404 for an unknown token, 403 for a view token on an edit page."""
+    try:
+        row, can_edit = store.find_match(get_db(), token)
+    except store.NotFound:
+        abort(404)
+    if edit and not can_edit:
+        abort(403, description=_("This is the view-only link of the match: it cannot change anything."))
+    g.pack = row.settings.get("pack") or "italian"  # cards on its pages look like the table's pack
+    return row, can_edit
+
+
+def match_view(token: str, *, edit: bool = False) -> MatchView:
+    """Load and judge the whole match for a page."""
+    row, can_edit = load_match(token, edit=edit)
+    db = get_db()
+    hands = store.list_hands(db, row.id)
+    record = store.match_record(db, row, hands)
+    results = [score_hand(h) for h in record.hands]
+    numbers = {h.key: number for number, h in enumerate(hands, start=1)}
+    return MatchView(row, token, can_edit, record, hands, results, standings(record, results), numbers)
+
+
+# --- the phone's recent matches -------------------------------------------------------
+
+
+RECENT = 12
+"""Matches the start page lists (the tokens kept in the ``recent`` cookie)."""
+
+
+def recent_tokens() -> list[str]:
+    raw = request.cookies.get("recent", "")
+    return [t for t in raw.split(".") if t][:RECENT]
+
+
+def remember(response: BaseResponse, token: str) -> BaseResponse:
+    """Keep the match on this phone's start page (a cookie of tokens, newest first)."""
+    tokens = [token] + [t for t in recent_tokens() if t != token]
+    response.set_cookie("recent", ".".join(tokens[:RECENT]), max_age=400 * 24 * 3600, samesite="Lax",
+                        httponly=True)
+    return response
+
+
+# --- files sent -----------------------------------------------------------------------
+
+
+def file_name(title: str) -> str:
+    """A title as a file name safe on every system ("Sunday at Anna's" -> sunday-at-anna-s)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in title.strip().lower())
+    return "-".join(part for part in safe.split("-") if part)[:60] or "scarto-match"
+
+
+def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
+    """A file name people recognise: the match title and date, safe for every system."""
+    return file_name(" ".join(part for part in (title or fallback, date or "") if part))
+
+
+def disposition(kind: str, name: str) -> str:
+    """A Content-Disposition header for a file name in any script (RFC 6266).
+
+    Headers travel as Latin-1, so the plain ``filename`` is the name folded to ASCII and
+    ``filename*`` carries it whole in UTF-8 for the browsers that read it.
+    """
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    plain = "-".join(part for part in folded.replace('"', "").split("-") if part) or "scarto"
+    return f"{kind}; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
+
+
+def pdf_response(pdf: bytes, name: str) -> Response:
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+
+
+# --- a hand carried in a link (the audit of a hand on its own) ------------------------
+
+
+MAX_BLOB = 8000
+
+
+def encode_record(record: HandRecord) -> str:
+    """A record packed into a URL segment (canonical JSON, deflated, base64url)."""
+    text = json.dumps(hand_to_dict(record), separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
+
+
+def decode_record(blob: str) -> HandRecord:
+    """The record of :func:`encode_record`; ScartoError if the link was damaged."""
+    if len(blob) > MAX_BLOB:
+        raise ScartoError(_("the audit link is too long to be a hand record"))
+    try:
+        raw = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(raw, 256 * 1024)
+    except (binascii.Error, ValueError, zlib.error) as exc:
+        raise ScartoError(_("the audit link is damaged: copy it whole")) from exc
+    return parse_hand(loads(text))

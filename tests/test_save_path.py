@@ -1,0 +1,76 @@
+"""One path for a hand: a live save reads the new record once, judges it once, writes it once.
+
+Counted by wrapping the engine's reader and judge wherever the app imported them,
+and the store's write; live.js's card codes never go through the name matcher.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorer.engine import records, scoring
+from scorer.storage import store
+from scorer.web import hand_forms
+from tests.handutil import csrf_of, export, fixture, points_data, record, save_live
+from tests.webutil import start_match
+
+PLAYERS = ("Anna", "Bruno", "Carla")
+
+
+def _wrap_everywhere(monkeypatch: pytest.MonkeyPatch, original: Callable[..., Any], seen: list[Any]) -> None:
+    """Replace the function in every ``scorer`` module that imported it, noting each call's argument."""
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        seen.append(args[0])
+        return original(*args, **kwargs)
+
+    for name, module in list(sys.modules.items()):
+        if (name == "scorer" or name.startswith("scorer.")) and getattr(module, original.__name__, None) is original:
+            monkeypatch.setattr(module, original.__name__, counting)
+
+
+def test_a_live_save_reads_judges_and_writes_the_new_hand_once(client: FlaskClient,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    token = start_match(client)
+    for n in range(5):  # a match with hands already: reading them is not reading the new one
+        assert record(client, token, "points", points_data({"Anna": 31, "Bruno": 22}, PLAYERS,
+                                                           PLAYERS[n % 3])).status_code == 302
+    hand = fixture("classic-valid-1")
+    csrf = csrf_of(client, token)
+    body = {"dealer": hand["dealer"], "tricks": [t["cards"] for t in hand["tricks"]], "expected_count": "5"}
+
+    parsed: list[Any] = []
+    judged: list[Any] = []
+    written: list[Any] = []
+    _wrap_everywhere(monkeypatch, records.parse_hand, parsed)
+    _wrap_everywhere(monkeypatch, scoring.score_hand, judged)
+    insert = store._insert_hand
+
+    def counting_insert(db: Any, match_id: int, position: int, data: dict[str, Any], stamp: str) -> int:
+        written.append(data)
+        return insert(db, match_id, position, data, stamp)
+
+    monkeypatch.setattr(store, "_insert_hand", counting_insert)
+
+    def no_names(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("live.js's codes went through the name matcher")
+
+    monkeypatch.setattr(hand_forms, "split_cards", no_names)
+
+    response = save_live(client, f"/m/{token}/hands/new/live", csrf, body)
+    assert response.status_code == 200 and response.get_json()["saved"] is True
+    monkeypatch.undo()
+
+    new_reads = [d for d in parsed if isinstance(d, dict) and "tricks" in d]
+    new_judgements = [r for r in judged if r.tricks is not None]
+    assert len(new_reads) == 1
+    assert len(new_judgements) == 1
+    assert len(written) == 1
+    assert parsed  # the wrapping saw the app's reads at all
+    stored = export(client, token)["hands"][5]
+    assert stored["tricks"] == hand["tricks"]  # with who led each trick, from the one judgement
+    assert stored == written[0] | {"recorded_at": stored["recorded_at"]}
