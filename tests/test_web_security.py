@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
 from scorer import create_app
+from scorer.engine.limits import MAX_UPLOAD_BYTES
 from scorer.engine.records import parse_hand
 from scorer.storage import store
 from scorer.web import get_db
@@ -117,9 +118,13 @@ def test_a_post_without_the_csrf_token_is_refused(app: Flask, client: FlaskClien
     before = snapshot(app, client, world)
     response = client.post(world.url(rule), data=FORM_DATA)
     assert response.status_code == 400
-    assert "The form expired or was sent from elsewhere." in response.get_data(as_text=True)
+    if rule.rule.endswith("/live/check"):  # a JSON route: the refusal in JSON, for live.js to show
+        assert "The page expired" in response.get_json()["message"]
+    else:
+        assert "The form expired or was sent from elsewhere." in response.get_data(as_text=True)
     json_post = client.post(world.url(rule), json={"dealer": "Anna", "tricks": []})
     assert json_post.status_code == 400
+    assert json_post.mimetype == "application/json" and json_post.get_json()["message"]
     assert snapshot(app, client, world) == before
 
 
@@ -287,7 +292,7 @@ BAD_INPUTS = [
     ("PUT", "/m/{edit}/hands/{key}/history", None, 405, "This address cannot be used that way."),
     ("POST", "/m/{view}/hands/{key}/delete", {"version": "1"}, 403, "it cannot change anything."),
     ("POST", "/new", {"preset": "nonsense", "player_1": "A"}, 400, "Not a valid choice."),
-    ("POST", "/new", {"player_1": "x" * 2_000_000}, 413, "larger than the app accepts"),
+    ("POST", "/new", {"player_1": "x" * (MAX_UPLOAD_BYTES + 1)}, 413, "larger than the app accepts"),
     ("GET", "/m/{edit}/hands/new/nonsense", None, 404, "There is nothing at this address."),
     ("GET", "/audit/not-a-record", None, 400, "the audit link is damaged"),
     ("POST", "/api/matches", b"[1, 2", 400, "body: not JSON"),

@@ -13,15 +13,24 @@ import hashlib
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
 
 
-def connect(path: str | Path) -> sqlite_utils.Database:
-    """Open the database durably: WAL, synchronous=FULL, foreign keys, a busy timeout."""
-    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+def connect(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
+    """Open the database durably: WAL, synchronous=FULL, foreign keys, a busy timeout.
+
+    ``create=False`` opens only a database that exists (SQLite would otherwise make a new
+    empty file in place of one deleted): sqlite3.OperationalError instead.
+    """
+    if create or str(path) == ":memory:":
+        conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+    else:
+        uri = "file:" + quote(str(Path(path).resolve())) + "?mode=rw"
+        conn = sqlite3.connect(uri, timeout=30, isolation_level=None, check_same_thread=False, uri=True)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")

@@ -7,7 +7,6 @@ Templates and static files live at the repository root (``templates/``,
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -15,19 +14,21 @@ from typing import Any
 import click
 from flask import Flask, g, has_request_context, render_template, request
 from flask_babel import Babel, format_currency, get_locale
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from ..engine.cardnames import aliases
 from ..engine.cards import register_aliases
+from ..engine.limits import MAX_UPLOAD_BYTES
 from ..engine.records import fraction_text
 from ..storage import db as database
+from . import safety
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 """The catalogues ship inside the package (scorer/translations/<lang>/LC_MESSAGES/messages.mo)."""
 LANGUAGES = ("en", "it", "de", "fi", "es")
-MAX_UPLOAD_BYTES = 1024 * 1024
 
 csrf = CSRFProtect()
 babel = Babel()
@@ -53,13 +54,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        TRUST_PROXY=False,  # SCARTO_TRUST_PROXY=1 behind the TLS proxy (docs/DEPLOY.md)
+        PDF_RENDERS=2, PDF_TIMEOUT=30, PDF_WAIT=0.5,  # PDFs at once, seconds each, seconds to wait for a turn
     )
     app.config.from_prefixed_env("SCARTO")
     if test_config is not None:
         app.config.update(test_config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+        app.config["SECRET_KEY"] = safety.secret_key(Path(app.instance_path))
+    elif os.environ.get("SCARTO_SECRET_KEY"):
+        safety.check_secret_key(app.config["SECRET_KEY"], "SCARTO_SECRET_KEY")
 
     if not app.config.get("SKIP_MIGRATIONS"):
         db = database.connect(app.config["DATABASE"])
@@ -71,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=_locale)
     app.teardown_appcontext(_close_db)
     _register_errors(app)
+    safety.init_app(app)
     _register_commands(app)
     app.after_request(_security_headers)
     app.after_request(_remember_language)
@@ -111,15 +117,6 @@ def _money(amount: Any, currency: str) -> str:
         return f"{amount} {currency}"
 
 
-def _secret_key(instance: Path) -> str:
-    """A key generated once into the instance folder, so sessions survive restarts."""
-    path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        os.chmod(path, 0o600)
-    return path.read_text().strip()
-
-
 def _locale() -> str | None:
     if not has_request_context():  # a sheet made by the command: its language is forced
         return None
@@ -134,7 +131,8 @@ def get_db() -> Any:
     from flask import current_app
 
     if "db" not in g:
-        g.db = database.connect(current_app.config["DATABASE"])
+        # create=False: a database deleted while the app runs is a 503 page, not a new empty one
+        g.db = database.connect(current_app.config["DATABASE"], create=False)
     return g.db
 
 
@@ -167,13 +165,16 @@ def _security_headers(response: Any) -> Any:
 
 def _wants_json() -> bool:
     """Programs' addresses (the API, the .json files) get errors as JSON, people get a page."""
-    return request.path.startswith("/api/") or request.path.endswith(".json")
+    return (request.path.startswith("/api/") or request.path.endswith((".json", "/live/check"))
+            or request.is_json)
 
 
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
         """A form sent without its token (or an expired page): say so, 400."""
+        if _wants_json():
+            return {"error": "Bad Request", "message": _("The page expired: reload it and try again.")}, 400
         return render_template("error.html", code=400, reason="csrf", description=None), 400
 
     @app.errorhandler(HTTPException)

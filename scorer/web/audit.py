@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -29,12 +29,11 @@ from ..engine.cards import SUIT, TRUMP
 from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
-from ..sheets.pdf import html_to_pdf
 from ..storage import store
 from . import get_db
 from .labels import card_in_sentence, read_error_text, suit_in_sentence
 from .matches import load_match
-from .sheets import pdf_response, sheet_name
+from .sheets import make_pdf, pdf_response, sheet_name
 
 bp = Blueprint("audit", __name__)
 
@@ -168,7 +167,7 @@ def hand_audit_pdf(token: str, key: str) -> Response:
 def _audit_pdf(result: HandResult, title: str, name: str) -> Response:
     all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
     html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title)
-    return pdf_response(html_to_pdf(html, str(current_app.static_folder) + "/"), name)
+    return pdf_response(make_pdf(html), name)
 
 
 # --- a hand on its own --------------------------------------------------------------

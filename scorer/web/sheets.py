@@ -13,6 +13,7 @@ from ..engine.cards import CODES
 from ..engine.records import fraction_json
 from ..engine.validation import Problem
 from ..sheets.pdf import Sheet, html_to_pdf, match_sheet_files
+from ..sheets.worker import pool
 from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
 from .matches import _file_name, disposition, match_view
 
@@ -51,6 +52,17 @@ def _card_title(index: int) -> str:
     return card_title(index)
 
 
+def make_pdf(html: str, resources: dict[str, bytes] | None = None) -> bytes:
+    """The PDF of a sheet's HTML, made in a worker process (PDF_RENDERS at once, each PDF_TIMEOUT seconds
+    at most; Busy or TooSlow otherwise, answered with a 503 page). PDF_RENDERS = 0 renders in this thread."""
+    config = current_app.config
+    folder = str(current_app.static_folder) + "/"
+    size = int(config["PDF_RENDERS"])
+    if size <= 0:
+        return html_to_pdf(html, folder, resources)
+    return pool(size, float(config["PDF_TIMEOUT"]), float(config["PDF_WAIT"])).render(html, folder, resources)
+
+
 def pdf_response(pdf: bytes, name: str) -> Response:
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
@@ -68,7 +80,7 @@ def match_sheet(token: str) -> Response:
     sheet = Sheet(view.record, view.results, view.table)
     with force_locale(view.record.language or current_language()):
         html, files = match_sheet_files(sheet)
-    pdf = html_to_pdf(html, str(current_app.static_folder) + "/", files)
+    pdf = make_pdf(html, files)
     return pdf_response(pdf, sheet_name(view.record.title, view.record.date or view.row.created_at[:10],
                                         "scarto-match"))
 
