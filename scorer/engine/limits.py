@@ -25,6 +25,8 @@ MAX_TRICKS = 40
 """Tricks in one record or one live check: more than any preset deals (26 in piccolo)."""
 MAX_TRICKS_TEXT = 6000
 """Characters of the tricks typed into the full-record form or sent by a live check."""
+MAX_CHECK_BYTES = 64 * 1024
+"""Bytes of a live check's body (a hand's tricks as JSON take about 3 KB)."""
 MAX_UPLOAD_BYTES = 16 * 1024 * 1024
 """Bytes of a request body (an upload, a pasted file, an API call). A 1,000-hand match with the
 longest names and notes exports at about 9 MB (tests/test_limits.py measures it), so it imports back."""

@@ -85,7 +85,20 @@ def _m002_token_keys(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX idx_matches_view_key ON matches (view_key)")
 
 
-MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys]
+def _m003_link_changes(db: sqlite_utils.Database) -> None:
+    """When a match's links were replaced by new ones (storage/links.py)."""
+    db.execute("CREATE TABLE link_changes (id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL "
+               "REFERENCES matches (id), changed_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_link_changes_match ON link_changes (match_id)")
+
+
+def _m004_kept_audits(db: sqlite_utils.Database) -> None:
+    """Hand records kept for a while for their audit links, by the hash of the record (storage/links.py)."""
+    db.execute("CREATE TABLE kept_audits (key TEXT PRIMARY KEY, record TEXT NOT NULL, kept_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_kept_audits_kept_at ON kept_audits (kept_at)")
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_link_changes, _m004_kept_audits]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scarto.sqlite"),
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_UPLOAD_BYTES,  # a pasted match file is a form field: the same limit
         WTF_CSRF_TIME_LIMIT=None,
         # Over HTTPS Flask-WTF also demands a same-origin Referer, but the pages send
         # Referrer-Policy: no-referrer (the tokens live in URLs): the CSRF token and

@@ -27,9 +27,10 @@ from wtforms import TextAreaField
 from ..engine.audit import AuditStep, annulled, steps, what_if, winning_card
 from ..engine.cards import SUIT, TRUMP
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_AUDIT_LINK
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
-from ..storage import store
+from ..storage import links, store
 from . import get_db
 from .labels import card_in_sentence, read_error_text, suit_in_sentence
 from .matches import load_match
@@ -37,7 +38,7 @@ from .sheets import make_pdf, pdf_response, sheet_name
 
 bp = Blueprint("audit", __name__)
 
-MAX_BLOB = 8000
+MAX_BLOB = MAX_AUDIT_LINK
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,7 @@ def audit_upload() -> Any:
         except ScartoError as exc:
             errors.append(read_error_text(exc))
         else:
-            return redirect(url_for("audit.audit_hand", blob=encode_record(record)))
+            return redirect(audit_url(record))
     elif request.method == "POST" and not form.errors:
         errors.append(_("Choose a hand file or paste a record."))
     status = 400 if request.method == "POST" else 200
@@ -218,6 +219,44 @@ def _uploaded_text(form: HandFileForm) -> bytes:
     if not text:
         raise ScartoError(_("Choose a hand file or paste a record."))
     return text.encode()
+
+
+def audit_url(record: HandRecord) -> str:
+    """Where a hand on its own is audited: the record in the link, or, when the link would be too long
+    for a browser, kept on the server for a while (limits.AUDIT_KEEP_DAYS) under the hash of the record."""
+    blob = encode_record(record)
+    if len(blob) <= MAX_BLOB:
+        return url_for("audit.audit_hand", blob=blob)
+    return url_for("audit.kept_hand", key=links.keep_audit(get_db(), hand_to_dict(record)))
+
+
+def _kept_record(key: str) -> HandRecord:
+    try:
+        return parse_hand(links.kept_audit(get_db(), key))
+    except store.NotFound:
+        abort(404)
+
+
+@bp.get("/audit/k/<key>")
+def kept_hand(key: str) -> Any:
+    """The audit of a hand kept on the server (too large to travel in its link)."""
+    record = _kept_record(key)
+
+    def link(**params: Any) -> str:
+        return url_for("audit.kept_hand", key=key, **params)
+
+    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
+                   pdf_url=url_for("audit.kept_hand_pdf", key=key), back_url=None)
+
+
+@bp.get("/audit/k/<key>.pdf")
+def kept_hand_pdf(key: str) -> Any:
+    return _audit_pdf(score_hand(_kept_record(key)), _("Audit of a hand"), "scarto-hand-audit")
+
+
+@bp.get("/audit/k/<key>.json")
+def kept_hand_json(key: str) -> Any:
+    return Response(dumps(hand_to_dict(_kept_record(key))), mimetype="application/json")
 
 
 @bp.get("/audit/<blob>")

@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.cards import CODES, SUIT
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_CHECK_BYTES, MAX_HANDS, MAX_TRICKS, MAX_TRICKS_TEXT
 from ..engine.messages import N_
 from ..engine.records import HandRecord, fraction_text, parse_hand
 from ..engine.rulesets import find_ruleset
@@ -33,7 +34,7 @@ from .matches import MatchView, load_match, match_view
 
 bp = Blueprint("hands", __name__)
 
-MAX_TRICKS_JSON = 40
+MAX_TRICKS_JSON = MAX_TRICKS
 """More tricks than any preset has, so a bad request is refused before it is read."""
 
 SUIT_CLASS = ("t", "c", "d", "b", "s", "m")
@@ -73,7 +74,7 @@ def new_hand(token: str, form: str) -> Any:
         abort(404)
     view = match_view(token, edit=True)
     entry = _form(FORMS[form], view)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):  # HEAD: the page's headers, not a refused save
         entry.dealer.data = view.table.next_dealer
         entry.expected_count.data = str(len(view.hands))
         return _page(view, entry, None)
@@ -90,7 +91,7 @@ def edit_hand(token: str, key: str) -> Any:
     if hand.deleted_at is not None:
         return _hand_page(view, hand, status=409, notice=_(
             "This hand is deleted: bring it back from its history before changing it."))
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         entry.fill(hand.record)
         entry.version.data = str(hand.version)
         return _page(view, entry, hand)
@@ -107,6 +108,9 @@ def hand_page(token: str, key: str) -> Any:
 @bp.post("/m/<token>/hands/live/check")
 def live_check(token: str) -> Any:
     """Judge a hand still being played: problems provable so far, winners, whose turn, cards left."""
+    if (request.content_length or 0) > MAX_CHECK_BYTES:  # a hand's tricks: never megabytes to read
+        return {"error": _("The app sent something it cannot read: reload the page.")}, 413
+    request.max_content_length = MAX_CHECK_BYTES  # a streamed body is cut there
     try:
         row, _can_edit = load_match(token, edit=True)
     except HTTPException as exc:  # live.js reads JSON: say it in JSON
@@ -167,6 +171,9 @@ def _json_tricks(value: object, row: store.MatchRow) -> list[list[str]]:
     """live.js's tricks: lists of card codes, or the tricks typed as text."""
     rules = find_ruleset(row.settings.get("ruleset"))
     if isinstance(value, str):
+        if len(value) > MAX_TRICKS_TEXT:
+            raise EntryError("tricks", _("The tricks sent are longer than %(limit)s characters: no hand has "
+                                         "that many cards.", limit=MAX_TRICKS_TEXT))
         return tricks_from_text(value, rules)
     if not isinstance(value, list) or len(value) > MAX_TRICKS_JSON or not all(
             isinstance(t, list) and len(t) <= rules.players and all(isinstance(c, str) for c in t) for t in value):
@@ -209,6 +216,9 @@ def _judge(view: MatchView, form: HandForm, hand: store.HandRow | None
     """The record the form describes, checked: (why not, None, None) or (None, record, result)."""
     if form.unreadable:
         return Outcome(400, [_("The app sent something it cannot read: reload the page.")]), None, None
+    if hand is None and len(view.hands) >= MAX_HANDS:
+        return Outcome(400, [_("This match has %(limit)s hands, as many as a match holds: start a new match "
+                               "for the next hands.", limit=MAX_HANDS)]), None, None
     if not form.validate():
         messages = [f"{field.label.text}: {e}" if field.label.text else str(e)
                     for field in form if field.errors for e in field.errors]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
+from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template
 from flask_babel import force_locale
 
 from ..engine.cards import CODES
-from ..engine.records import fraction_json
 from ..engine.validation import Problem
 from ..sheets.pdf import Sheet, html_to_pdf, match_sheet_files
 from ..sheets.worker import pool
@@ -97,16 +97,30 @@ def standings_csv(token: str) -> Response:
                      "problems"])
     for line in view.table.lines:
         counts = line.result.counts
-        points = [fraction_json(c.card_points) for c in counts] if counts else [""] * len(players)
-        scores = [fraction_json(c.score) for c in counts] if counts else [""] * len(players)
+        points = [number_cell(c.card_points) for c in counts] if counts else [""] * len(players)
+        scores = [number_cell(c.score) for c in counts] if counts else [""] * len(players)
         writer.writerow([
             line.number, _text_cell(line.dealer), *points, *scores,
-            *[fraction_json(t) for t in line.totals],
+            *[number_cell(t) for t in line.totals],
             " ".join(p.code for p in line.result.problems),
         ])
     name = sheet_name(view.record.title, None, "scarto-standings")
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": disposition("attachment", f"{name}.csv")})
+
+
+def number_cell(value: Fraction) -> int | str:
+    """A number as a CSV cell every spreadsheet reads as that number: 19, or a fraction as a mixed number.
+
+    "1/3" is read as the 1st of March and "-77/3" run as a formula; "0 1/3" and "-25 2/3" are
+    how Excel and LibreOffice are told a fraction (their help pages: "type 0 1/2"), read as
+    the numbers 0.333... and -25.666..., never as a date or a formula.
+    """
+    if value.denominator == 1:
+        return value.numerator
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{whole} {rest}/{value.denominator}"
 
 
 def _text_cell(text: str) -> str:

@@ -16,12 +16,13 @@ from werkzeug.datastructures import FileStorage
 from wtforms import TextAreaField
 
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_HANDS
 from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
 from ..engine.rulesets import ruleset_spec
 from ..engine.scoring import score_hand
 from ..storage import store
 from . import get_db
-from .audit import encode_record
+from .audit import audit_url
 from .labels import problem_text, read_error_text
 from .matches import load_match, remember
 
@@ -66,7 +67,7 @@ def import_file() -> Any:
             kind = data.get("format") if isinstance(data, dict) else None
             if kind == HAND_FORMAT or (isinstance(data, dict) and "dealer" in data and "hands" not in data):
                 record = parse_hand(data)
-                return redirect(url_for("audit.audit_hand", blob=encode_record(record)))
+                return redirect(audit_url(record))
             if kind not in (None, MATCH_FORMAT):
                 raise ScartoError(_("%(format)r is not a file this app reads (scarto-match/1 or scarto-hand/1).",
                                     format=kind))
@@ -107,6 +108,11 @@ def import_hand(token: str) -> Any:
         else:
             errors = [problem_text(p) for p in score_hand(record).problems if p.severity == "error"]
             if not errors:
+                count = len(store.list_hands(get_db(), row.id))
+                if count >= MAX_HANDS:
+                    errors = [_("This match has %(limit)s hands, as many as a match holds: start a new match "
+                                "for the next hands.", limit=MAX_HANDS)]
+                    return render_template("import.html", form=form, errors=errors, match=row, token=token), 400
                 store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True))
                 return redirect(url_for("matches.match_page", token=token))
     elif request.method == "POST":
