@@ -13,15 +13,20 @@ serve the pages and their CSS. So each render runs in a worker process of its ow
   ``pdf._renderer``): the per-sheet cost is the in-process one plus the copy of the HTML
   there and the PDF back (bench/bench_pdf.py measures both).
 
-Workers are started with ``spawn`` (a fresh interpreter): forking a process that runs
-server threads could copy a lock held by another thread.
+Workers are fresh interpreters (``python -m scorer.sheets.worker``), not forks: forking a
+process that runs server threads could copy a lock held by another thread, and
+multiprocessing's ``spawn`` would import the caller's main script again.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import atexit
+import socket
+import subprocess
+import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -43,12 +48,15 @@ class RenderFailed(Exception):
 
 
 Job = tuple[str, str, dict[str, bytes], str]
+STARTUP_SECONDS = 60
+"""How long a new worker may take to import WeasyPrint (about a second on an idle machine)."""
 
 
 def _serve(conn: Connection) -> None:
     """A worker's life: read a job, render it, send the PDF (or the error) back; until the pipe closes."""
     from .pdf import html_to_pdf
 
+    conn.send(("ready", None))  # imported: the time limits count from here
     while True:
         try:
             html, folder, resources, stylesheet = conn.recv()
@@ -62,11 +70,25 @@ def _serve(conn: Connection) -> None:
 
 
 class _Worker:
-    def __init__(self, context: Any) -> None:
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child,), daemon=True, name="scarto-pdf")
-        self.process.start()
-        child.close()
+    """``python -m scorer.sheets.worker FD``: a fresh interpreter talking over one end of a socket pair."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        try:
+            self.process = subprocess.Popen([sys.executable, "-m", "scorer.sheets.worker", str(theirs.fileno())],
+                                            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+                                            close_fds=True)
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        if not self.conn.poll(STARTUP_SECONDS):
+            self.stop()
+            raise RenderFailed(f"the PDF worker did not start within {STARTUP_SECONDS} s")
+        try:
+            self.conn.recv()
+        except (EOFError, OSError) as exc:
+            self.stop()
+            raise RenderFailed(f"the PDF worker died at start: {exc!r}") from exc
 
     def render(self, job: Job, timeout: float) -> bytes:
         self.conn.send(job)
@@ -83,13 +105,16 @@ class _Worker:
         return bytes(value)
 
     def alive(self) -> bool:
-        return bool(self.process.is_alive())
+        return self.process.poll() is None
 
     def stop(self) -> None:
         self.conn.close()
-        if self.process.is_alive():
+        if self.process.poll() is None:
             self.process.kill()
-        self.process.join(5)
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
 
 
 class RenderPool:
@@ -102,20 +127,32 @@ class RenderPool:
         self._slots = threading.BoundedSemaphore(size)
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
-        self._context = multiprocessing.get_context("spawn")
+        self._held = threading.local()
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        """Hold one of the ``size`` turns (Busy after ``wait`` seconds): taken before the sheet's HTML is
+        made, so a request that will be refused does no work, and only ``size`` sheets are made at once."""
+        if getattr(self._held, "turn", False):
+            yield
+            return
+        if not self._slots.acquire(timeout=self.wait):
+            raise Busy()
+        self._held.turn = True
+        try:
+            yield
+        finally:
+            self._held.turn = False
+            self._slots.release()
 
     def render(self, html: str, folder: str, resources: Mapping[str, bytes] | None = None,
                stylesheet: str = "pdf.css") -> bytes:
         """The PDF of ``html`` (as ``pdf.html_to_pdf`` makes it); Busy, TooSlow or RenderFailed instead."""
-        if not self._slots.acquire(timeout=self.wait):
-            raise Busy()
-        try:
+        with self.turn():
             worker = self._take()
             pdf = worker.render((html, folder, dict(resources or {}), stylesheet), self.timeout)
             self._give_back(worker)
             return pdf
-        finally:
-            self._slots.release()
 
     def _take(self) -> _Worker:
         with self._lock:
@@ -124,7 +161,7 @@ class RenderPool:
                 if worker.alive():
                     return worker
                 worker.stop()
-        return _Worker(self._context)
+        return _Worker()
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
@@ -147,6 +184,15 @@ _POOLS: dict[tuple[int, float, float], RenderPool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
+@atexit.register
+def _close_pools() -> None:
+    """The workers end with the process (they would end anyway when their socket closes)."""
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+    for each in pools:
+        each.close()
+
+
 def pool(size: int, timeout: float, wait: float) -> RenderPool:
     """The process's pool for these settings (made on first use, kept for the process's life)."""
     key = (size, float(timeout), float(wait))
@@ -154,3 +200,12 @@ def pool(size: int, timeout: float, wait: float) -> RenderPool:
         if key not in _POOLS:
             _POOLS[key] = RenderPool(size, timeout, wait)
         return _POOLS[key]
+
+
+def main() -> None:
+    """The worker's side: serve renders over the socket whose descriptor is the first argument."""
+    _serve(Connection(int(sys.argv[1])))
+
+
+if __name__ == "__main__":
+    main()

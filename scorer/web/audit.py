@@ -34,7 +34,7 @@ from ..storage import links, store
 from . import get_db
 from .labels import card_in_sentence, read_error_text, suit_in_sentence
 from .matches import load_match
-from .sheets import make_pdf, pdf_response, sheet_name
+from .sheets import make_pdf, pdf_response, pdf_turn, sheet_name
 
 bp = Blueprint("audit", __name__)
 
@@ -166,9 +166,10 @@ def hand_audit_pdf(token: str, key: str) -> Response:
 
 
 def _audit_pdf(result: HandResult, title: str, name: str) -> Response:
-    all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
-    html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title)
-    return pdf_response(make_pdf(html), name)
+    with pdf_turn():
+        all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
+        html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title)
+        return pdf_response(make_pdf(html), name)
 
 
 # --- a hand on its own --------------------------------------------------------------

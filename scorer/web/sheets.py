@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -13,7 +15,7 @@ from flask_babel import force_locale
 from ..engine.cards import CODES
 from ..engine.validation import Problem
 from ..sheets.pdf import Sheet, html_to_pdf, match_sheet_files
-from ..sheets.worker import pool
+from ..sheets.worker import RenderPool, pool
 from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
 from .matches import _file_name, disposition, match_view
 
@@ -52,15 +54,31 @@ def _card_title(index: int) -> str:
     return card_title(index)
 
 
+def _pool() -> RenderPool | None:
+    config = current_app.config
+    size = int(config["PDF_RENDERS"])
+    return pool(size, float(config["PDF_TIMEOUT"]), float(config["PDF_WAIT"])) if size > 0 else None
+
+
+@contextmanager
+def pdf_turn() -> Iterator[None]:
+    """One of the PDF_RENDERS turns, held while a sheet is made (its HTML and its PDF): Busy when all are taken."""
+    workers = _pool()
+    if workers is None:
+        yield
+    else:
+        with workers.turn():
+            yield
+
+
 def make_pdf(html: str, resources: dict[str, bytes] | None = None) -> bytes:
     """The PDF of a sheet's HTML, made in a worker process (PDF_RENDERS at once, each PDF_TIMEOUT seconds
     at most; Busy or TooSlow otherwise, answered with a 503 page). PDF_RENDERS = 0 renders in this thread."""
-    config = current_app.config
     folder = str(current_app.static_folder) + "/"
-    size = int(config["PDF_RENDERS"])
-    if size <= 0:
+    workers = _pool()
+    if workers is None:
         return html_to_pdf(html, folder, resources)
-    return pool(size, float(config["PDF_TIMEOUT"]), float(config["PDF_WAIT"])).render(html, folder, resources)
+    return workers.render(html, folder, resources)
 
 
 def pdf_response(pdf: bytes, name: str) -> Response:
@@ -76,11 +94,12 @@ def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
 @bp.get("/m/<token>/sheet.pdf")
 def match_sheet(token: str) -> Response:
     """The match sheet on A4: every hand, running totals, chart, standings, settlement."""
-    view = match_view(token)
-    sheet = Sheet(view.record, view.results, view.table)
-    with force_locale(view.record.language or current_language()):
-        html, files = match_sheet_files(sheet)
-    pdf = make_pdf(html, files)
+    with pdf_turn():
+        view = match_view(token)
+        sheet = Sheet(view.record, view.results, view.table)
+        with force_locale(view.record.language or current_language()):
+            html, files = match_sheet_files(sheet)
+        pdf = make_pdf(html, files)
     return pdf_response(pdf, sheet_name(view.record.title, view.record.date or view.row.created_at[:10],
                                         "scarto-match"))
 
