@@ -34,7 +34,7 @@ from .engine.limits import MAX_SERVER_BODY_BYTES
 
 log = logging.getLogger("scorer.access")
 
-_SECRET_PATH = re.compile(r"^/(m|audit|audit/k)/[^/?]+")
+_SECRET_PATH = re.compile(r"^/(audit/k|audit|m)/[^/?]+")
 
 
 def redact(path: str) -> str:
@@ -47,7 +47,7 @@ class Redact(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        cleaned = re.sub(r"/(m|audit|audit/k)/[^/\s?]+", lambda m: f"/{m.group(1)}/…", message)
+        cleaned = re.sub(r"/(audit/k|audit|m)/[^/\s?]+", lambda m: f"/{m.group(1)}/…", message)
         if cleaned != message:
             record.msg, record.args = cleaned, None
         return True
