@@ -33,8 +33,11 @@ longest names and notes exports at about 9 MB (tests/test_limits.py measures it)
 MAX_SERVER_BODY_BYTES = 2 * MAX_UPLOAD_BYTES
 """What waitress buffers before it answers by itself: above the app's limit, so a body over
 MAX_UPLOAD_BYTES still reaches the app and gets its "too large" page."""
-MAX_AUDIT_LINK = 8000
-"""Characters of a hand carried in an audit link; a larger record is kept on the server instead."""
+MAX_AUDIT_LINK = 2000
+"""Characters of a hand the app writes into an audit link (a full record takes about 500), so the link
+fits a chat message or a QR code; a larger record is kept on the server instead."""
+MAX_AUDIT_LINK_READ = 8000
+"""Characters of a hand an audit link may carry when read (links made before the limit above)."""
 AUDIT_KEEP_DAYS = 30
 """How long a hand kept on the server for its audit link stays there."""
 MAX_AUDITS_KEPT = 10000

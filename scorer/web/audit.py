@@ -27,7 +27,7 @@ from wtforms import TextAreaField
 from ..engine.audit import AuditStep, annulled, steps, what_if, winning_card
 from ..engine.cards import SUIT, TRUMP
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_AUDIT_LINK
+from ..engine.limits import MAX_AUDIT_LINK, MAX_AUDIT_LINK_READ
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
 from ..storage import links, store
@@ -38,7 +38,7 @@ from .sheets import make_pdf, pdf_response, pdf_turn, sheet_name
 
 bp = Blueprint("audit", __name__)
 
-MAX_BLOB = MAX_AUDIT_LINK
+MAX_BLOB = MAX_AUDIT_LINK_READ
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,7 @@ def audit_url(record: HandRecord) -> str:
     """Where a hand on its own is audited: the record in the link, or, when the link would be too long
     for a browser, kept on the server for a while (limits.AUDIT_KEEP_DAYS) under the hash of the record."""
     blob = encode_record(record)
-    if len(blob) <= MAX_BLOB:
+    if len(blob) <= MAX_AUDIT_LINK:
         return url_for("audit.audit_hand", blob=blob)
     return url_for("audit.kept_hand", key=links.keep_audit(get_db(), hand_to_dict(record)))
 
