@@ -7,9 +7,12 @@ From the environment:
   code on one core at a time (the GIL), so a second core serves only through a second
   process; they share the listening socket, and SQLite (WAL) their database.
 - THREADS: threads per process (8).
-- CONNECTION_LIMIT (1000) and CHANNEL_TIMEOUT (30 s): idle or half-open connections are
-  dropped after the timeout and cannot use up the connections the phones need
-  (waitress's defaults, 100 and 120 s, let 150 half-open connections lock everyone out).
+- CONNECTION_LIMIT (4000 per process) and CHANNEL_TIMEOUT (30 s): idle or half-open
+  connections are dropped after the timeout and cannot use up the connections the phones
+  need (waitress's defaults, 100 and 120 s, let 150 half-open connections lock everyone
+  out). Every phone keeps a connection open between requests; a hundred club nights are
+  3,600 phones, so the limit is high, the file-descriptor limit is raised to match, and
+  waitress polls with poll() instead of select() (which stops at descriptor 1,024).
 
 Every request is logged (``scorer.access``) with its tokens and audit records blanked out:
 a log line never opens a match.
@@ -77,8 +80,12 @@ class AccessLog:
 
 def settings() -> dict[str, Any]:
     """waitress's settings from the environment (see the module's docstring)."""
-    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    limit = int(os.environ.get("CONNECTION_LIMIT", "1000"))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 16384 if hard == resource.RLIM_INFINITY else min(hard, 16384)
+    if soft != resource.RLIM_INFINITY and soft < wanted:  # systemd's default soft limit is 1,024
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        soft = wanted
+    limit = int(os.environ.get("CONNECTION_LIMIT", "4000"))
     if soft != resource.RLIM_INFINITY:
         limit = min(limit, max(10, soft - 50))  # leave descriptors for the database and the PDF workers
     return {
@@ -89,6 +96,7 @@ def settings() -> dict[str, Any]:
         "backlog": 2048,
         "max_request_body_size": MAX_SERVER_BODY_BYTES,
         "ident": "scarto",
+        "asyncore_use_poll": True,  # select() stops at descriptor 1,024: a club night's phones need more
     }
 
 

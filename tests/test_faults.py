@@ -210,3 +210,14 @@ def test_the_standings_csv_has_no_cell_a_spreadsheet_takes_for_a_date_or_a_formu
     assert not [c for c in cells if re.fullmatch(r"[-+]?\d+/\d+", c)], cells  # 1/3: a date; -77/3: a formula
     assert not [c for c in cells if c[:1] in ("=", "+", "@")]
     assert "19 1/3" in cells
+
+
+def test_with_trusted_hosts_set_another_host_is_our_400_page(tmp_path: Path) -> None:
+    """Flask's TRUSTED_HOSTS alone failed before our error page could be made (a bare 500)."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "hosts.sqlite"), "SECRET_KEY": "h" * 40,
+                      "TRUSTED_HOSTS": ["scarto.example.org"]})
+    client = app.test_client()
+    refused = client.get("/new", headers={"Host": "evil.example"})
+    assert refused.status_code == 400 and "not a valid host name" in refused.get_data(as_text=True)
+    assert refused.headers["Content-Security-Policy"]
+    assert client.get("/new", headers={"Host": "scarto.example.org"}).status_code == 200

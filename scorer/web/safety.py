@@ -26,6 +26,7 @@ from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.sansio.utils import host_is_trusted
 
 from ..sheets.worker import Busy, RenderFailed, TooSlow
 
@@ -89,7 +90,7 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(Busy, _busy)
     app.register_error_handler(TooSlow, _too_slow)
     app.register_error_handler(RenderFailed, _render_failed)
-    app.wsgi_app = HostCheck(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = HostCheck(app.wsgi_app, app)  # type: ignore[method-assign]
     trusted = app.config.get("TRUST_PROXY")
     if trusted:
         hops = 1 if trusted is True else int(trusted)
@@ -171,13 +172,16 @@ class HostCheck:
     The request goes on with a placeholder host, marked, and is answered with our 400 page.
     """
 
-    def __init__(self, wsgi_app: Any) -> None:
+    def __init__(self, wsgi_app: Any, app: Flask) -> None:
         self.wsgi_app = wsgi_app
+        self.config = app.config
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         host = environ.get("HTTP_HOST")
-        if host is not None and not good_host(host):
-            environ = {**environ, "HTTP_HOST": "invalid.host", BAD_HOST: True}
+        trusted = self.config.get("TRUSTED_HOSTS")  # SCARTO_TRUSTED_HOSTS='["scarto.example.org"]'
+        if host is not None and (not good_host(host) or (trusted and not host_is_trusted(host, trusted))):
+            placeholder = str(trusted[0]).lstrip(".") if trusted else "invalid.host"
+            environ = {**environ, "HTTP_HOST": placeholder, BAD_HOST: True}
         return self.wsgi_app(environ, start_response)
 
 
