@@ -126,7 +126,7 @@ after a warm-up, every figure timed in turn; WeasyPrint {weasyprint_version} wit
 | `GET sheet.pdf` of the same match through the app, the PDF made in the request's thread (`PDF_RENDERS=0`) \
 | {ms["web_thread"]:.1f} ms |
 | `GET sheet.pdf` through the app, the PDF made in a worker process (the default) | {ms["web_worker"]:.1f} ms \
-(**+{ms["web_worker"] - ms["web_thread"]:.1f} ms**) |
+(**{ms["web_worker"] - ms["web_thread"]:+.1f} ms**) |
 
 The last two rows are the worker's cost (issue 12): the app makes its PDFs in worker processes (at most
 two at once, each stopped after 30 s), so a slow sheet cannot hold the server's threads. The worker keeps

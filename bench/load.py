@@ -562,12 +562,15 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
             began = time.monotonic()
             due = [(began + rng.uniform(0, PACE[1]), i) for i in range(len(paced))]
             heapq.heapify(due)
-            ready: queue.Queue[int | None] = queue.Queue()
+            ready: queue.Queue[tuple[float, int] | None] = queue.Queue()
             lags: list[float] = []
             schedule_lock = threading.Lock()
 
             def send() -> None:
-                while (index := ready.get()) is not None:
+                while (item := ready.get()) is not None:
+                    when, index = item
+                    with schedule_lock:
+                        lags.append(time.monotonic() - when)  # how late the action starts: senders all busy?
                     phone = paced[index]
                     phone.act()
                     with schedule_lock:
@@ -580,9 +583,7 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
             while (now := time.monotonic()) < deadline:
                 with schedule_lock:
                     while due and due[0][0] <= now:
-                        when, index = heapq.heappop(due)
-                        lags.append(now - when)
-                        ready.put(index)
+                        ready.put(heapq.heappop(due))
                     wait = (due[0][0] - now) if due else 0.05
                 time.sleep(max(0.001, min(wait, 0.05)))
             for _ in threads:

@@ -70,10 +70,12 @@ def secret_key(instance: Path) -> str:
 
 
 def check_secret_key(key: str, where: str) -> None:
+    """ConfigError for a key too short to sign sessions safely; ``where`` names the file or the variable."""
     if len(key) < MIN_SECRET_KEY:
+        fix = "Delete the file to have a new one made, or put in" if "/" in where else "Set it to"
         raise ConfigError(f"The secret key in {where} is too weak ({len(key)} characters; at least "
-                           f"{MIN_SECRET_KEY} are needed). Delete the file to have a new one made, or put in "
-                           "the output of: python3 -c 'import secrets; print(secrets.token_hex(32))'")
+                          f"{MIN_SECRET_KEY} are needed). {fix} the output of: "
+                          "python3 -c 'import secrets; print(secrets.token_hex(32))'")
 
 
 # --- the pieces, wired in by init_app -----------------------------------------------------
