@@ -221,3 +221,17 @@ def test_with_trusted_hosts_set_another_host_is_our_400_page(tmp_path: Path) -> 
     assert refused.status_code == 400 and "not a valid host name" in refused.get_data(as_text=True)
     assert refused.headers["Content-Security-Policy"]
     assert client.get("/new", headers={"Host": "scarto.example.org"}).status_code == 200
+
+
+def test_a_database_error_that_is_a_bug_stays_a_500_apology(client: FlaskClient,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the database's state (read-only, missing, locked, damaged) is a 503 "what to do" page."""
+    from scorer.storage import store
+
+    def broken(*_args: Any) -> Any:
+        raise sqlite3.IntegrityError("UNIQUE constraint failed: matches.edit_key")
+
+    monkeypatch.setattr(store, "find_match", broken)
+    response = client.get("/m/whatever/")
+    assert response.status_code == 500 and "failed on our side" in response.get_data(as_text=True)
+    assert client.get("/m/whatever/standings.json").get_json()["error"] == "Internal Server Error"

@@ -118,6 +118,14 @@ def error_page(code: int, heading: str, message: str, *, retry: bool = False) ->
 
 def _database_fault(error: sqlite3.Error) -> Any:
     """A database that cannot be used: say what is wrong and what to do, 503 (the request can be retried)."""
+    if not isinstance(error, sqlite3.OperationalError) and type(error) is not sqlite3.DatabaseError:
+        # an IntegrityError or a ProgrammingError is the app's own bug, not the database's state
+        from . import _wants_json
+
+        log.exception("unhandled database error")
+        if _wants_json():
+            return {"error": "Internal Server Error", "message": "Something went wrong on our side."}, 500
+        return render_template("error.html", code=500, reason=None, description=None), 500
     text = str(error).lower()
     log.error("database fault: %s", error)
     if "readonly" in text or "read-only" in text:
