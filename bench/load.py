@@ -23,6 +23,11 @@ export.json must list as many hands, and every hand must have its one revision.
 Errors (5xx, connection failures, unexpected statuses, a traceback in a body)
 must be 0.
 
+``--clubs 10 25 50 100`` runs club nights instead, one run per figure: each club 12 tables
+of 3 phones at a person's pace (an action every 3 to 10 s: the table's scorer opens the
+entry page and saves a hand, the others look at the match page or standings.json),
+written under "## Club nights" (docs/DEPLOY.md reads its figures).
+
 Standard library only on the client side (http.client, threads). Run:
 ``.venv/bin/python bench/load.py`` (``--write`` records the figures in
 bench/RESULTS.md under "## Load").
