@@ -19,6 +19,7 @@ from wtforms import HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
 from ..engine.cards import CODES, split_cards
+from ..engine.limits import MAX_NOTES
 from ..engine.records import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
@@ -124,7 +125,7 @@ class HandForm(FlaskForm):
     version = HiddenField()
     save_anyway = HiddenField()
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")
-    notes = TextAreaField(_l("Notes (optional)"), validators=[Optional(), Length(max=500)])
+    notes = TextAreaField(_l("Notes (optional)"), validators=[Optional(), Length(max=MAX_NOTES)])
 
     form_name = ""
     unreadable = False
