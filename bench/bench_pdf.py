@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results import replace_section  # noqa: E402
+from scorer import create_app  # noqa: E402
 from scorer.engine.records import parse_match  # noqa: E402
 from scorer.sheets.pdf import html_to_pdf  # noqa: E402
 from scorer.sheets.render import match_sheet_pdf  # noqa: E402
@@ -50,11 +51,14 @@ def measure() -> tuple[dict[str, list[float]], int]:
 
     match = parse_match(points_match(12))
     static = str(ROOT / "static") + "/"
+    thread, worker = _web_sheet(0), _web_sheet(2)
     runs: dict[str, Callable[[], object]] = {
         "floor": lambda: HTML(string=ONE_LINE).write_pdf(),
         "styled": lambda: HTML(string=ONE_LINE_STYLED, base_url=static).write_pdf(),
         "ours": lambda: html_to_pdf("<p>Scarto</p>", static),
         "sheet": lambda: match_sheet_pdf(match),
+        "web_thread": thread,
+        "web_worker": worker,
     }
     for run in runs.values():  # warm-up: imports, fonts, the kept stylesheet
         run()
@@ -64,6 +68,25 @@ def measure() -> tuple[dict[str, list[float]], int]:
         for name, run in runs.items():
             times[name].append(_timed(run))
     return times, size
+
+
+def _web_sheet(renders: int) -> Callable[[], object]:
+    """GET sheet.pdf of a stored 12-hand match through the app: in the request's thread (PDF_RENDERS=0)
+    or in a worker process (the app's default, 2), so the worker's cost is measured, not guessed."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="scarto-bench-pdf-")
+    app = create_app({"DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "b" * 40, "SERVER_NAME": "localhost",
+                      "PDF_RENDERS": renders})
+    client = app.test_client()
+    token = client.post("/api/matches", json=points_match(12)).get_json()["edit_url"].rstrip("/").split("/m/")[1]
+
+    def run() -> object:
+        response = client.get(f"/m/{token}/sheet.pdf")
+        assert response.status_code == 200 and response.data.startswith(b"%PDF")
+        return response.data
+
+    return run
 
 
 def main() -> None:
@@ -78,6 +101,9 @@ def main() -> None:
     print(f"one-line page through html_to_pdf:            {ms['ours']:.1f} ms")
     print(f"12-hand match sheet:                          {ms['sheet']:.1f} ms ({size // 1024} KB)")
     print(f"ratio: {ratio:.2f} (target at most {TARGET:g}: {'met' if ratio <= TARGET else 'NOT met'})")
+    print(f"GET sheet.pdf, rendered in the request thread: {ms['web_thread']:.1f} ms")
+    print(f"GET sheet.pdf, rendered in a worker process:   {ms['web_worker']:.1f} ms "
+          f"(+{ms['web_worker'] - ms['web_thread']:.1f} ms)")
     if args.write:
         _write(ms, ratio, size)
 
@@ -96,6 +122,15 @@ after a warm-up, every figure timed in turn; WeasyPrint {weasyprint_version} wit
 | one-line page through our `html_to_pdf` (kept fonts and stylesheet) | {ms["ours"]:.1f} ms |
 | match sheet of a 12-hand match (read, judged, template, chart, PDF; {size // 1024} KB) | {ms["sheet"]:.1f} ms |
 | ratio to the floor | **{ratio:.2f}** (target: at most {TARGET:g}: {"met" if ratio <= TARGET else "NOT met"}) |
+| `GET sheet.pdf` of the same match through the app, the PDF made in the request's thread (`PDF_RENDERS=0`) \
+| {ms["web_thread"]:.1f} ms |
+| `GET sheet.pdf` through the app, the PDF made in a worker process (the default) | {ms["web_worker"]:.1f} ms \
+(**{ms["web_worker"] - ms["web_thread"]:+.1f} ms**) |
+
+The last two rows are the worker's cost (issue 12): the app makes its PDFs in worker processes (at most
+two at once, each stopped after 30 s), so a slow sheet cannot hold the server's threads. The worker keeps
+its fonts and parsed stylesheet between sheets as the thread did; what it adds is sending the HTML and the
+chart to the worker and the PDF back over a socket.
 """
     replace_section(ROOT / "bench" / "RESULTS.md", "## PDF", "## PDF\n\n" + body + NOTES)
 

@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .engine.errors import ScartoError
+from .engine.limits import MAX_UPLOAD_BYTES
 from .engine.numbers import fraction_text as show
 from .engine.records import loads, parse_hand, parse_match
 from .engine.scoring import HandResult, score_hand
 from .engine.standings import Standings, standings
 
-MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_FILE_BYTES = MAX_UPLOAD_BYTES  # what the app exports, the command reads (docs/LIMITS.md)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

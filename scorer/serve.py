@@ -1,23 +1,169 @@
 """``make run``: serve the app with waitress (a production WSGI server), not Flask's dev server.
 
-HOST and PORT come from the environment (127.0.0.1:5000 by default); HOST=0.0.0.0
-serves the phones on the local network.
+From the environment:
+
+- HOST and PORT (127.0.0.1:5000); HOST=0.0.0.0 serves the phones on the local network.
+- WORKERS: server processes, one per core by default. One Python process runs Python
+  code on one core at a time (the GIL), so a second core serves only through a second
+  process; they share the listening socket, and SQLite (WAL) their database.
+- THREADS: threads per process (8).
+- CONNECTION_LIMIT (4000 per process) and CHANNEL_TIMEOUT (30 s): idle or half-open
+  connections are dropped after the timeout and cannot use up the connections the phones
+  need (waitress's defaults, 100 and 120 s, let 150 half-open connections lock everyone
+  out). Every phone keeps a connection open between requests; a hundred club nights are
+  3,600 phones, so the limit is high, the file-descriptor limit is raised to match, and
+  waitress polls with poll() instead of select() (which stops at descriptor 1,024).
+
+Every request is logged (``scorer.access``) with its tokens and audit records blanked out:
+a log line never opens a match.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import re
+import resource
+import signal
+import socket
+import sys
+import time
+from typing import Any
 
+import click
 from waitress import serve
 
-from . import create_app
+from .engine.limits import MAX_SERVER_BODY_BYTES
+
+log = logging.getLogger("scorer.access")
+
+_SECRET_PATH = re.compile(r"^/(audit/k|audit|m)/[^/?]+")
+
+
+def redact(path: str) -> str:
+    """A request path as it may be logged: the token (or the hand carried in an audit link) blanked out."""
+    return _SECRET_PATH.sub(lambda m: f"/{m.group(1)}/…", path, count=1)
+
+
+class Redact(logging.Filter):
+    """Blanks tokens out of waitress's own messages ("Exception while serving /m/<token>/")."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = re.sub(r"/(audit/k|audit|m)/[^/\s?]+", lambda m: f"/{m.group(1)}/…", message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        return True
+
+
+class AccessLog:
+    """One line a request: method, path without its token or query, status, bytes, milliseconds."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        start = time.perf_counter()
+        seen: dict[str, str] = {}
+
+        def recording_start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            seen["status"] = status.split(" ", 1)[0]
+            seen["length"] = next((v for k, v in headers if k.lower() == "content-length"), "-")
+            return start_response(status, headers, exc_info)
+
+        try:
+            yield from self.app(environ, recording_start)
+        finally:
+            log.info("%s %s %s %s %.0fms", environ.get("REQUEST_METHOD", "-"), redact(environ.get("PATH_INFO", "")),
+                     seen.get("status", "-"), seen.get("length", "-"), 1000 * (time.perf_counter() - start))
+
+
+def settings() -> dict[str, Any]:
+    """waitress's settings from the environment (see the module's docstring)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 16384 if hard == resource.RLIM_INFINITY else min(hard, 16384)
+    if soft != resource.RLIM_INFINITY and soft < wanted:  # systemd's default soft limit is 1,024
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        soft = wanted
+    limit = int(os.environ.get("CONNECTION_LIMIT", "4000"))
+    if soft != resource.RLIM_INFINITY:
+        limit = min(limit, max(10, soft - 50))  # leave descriptors for the database and the PDF workers
+    return {
+        "threads": int(os.environ.get("THREADS", "8")),
+        "connection_limit": limit,
+        "channel_timeout": int(os.environ.get("CHANNEL_TIMEOUT", "30")),
+        "cleanup_interval": 5,
+        "backlog": 2048,
+        "max_request_body_size": MAX_SERVER_BODY_BYTES,
+        "ident": "scarto",
+        "asyncore_use_poll": True,  # select() stops at descriptor 1,024: a club night's phones need more
+    }
+
+
+def _app() -> Any:
+    from . import create_app
+
+    return AccessLog(create_app())
+
+
+def _serve_socket(sock: socket.socket, options: dict[str, Any]) -> None:
+    serve(_app(), sockets=[sock], **options)
 
 
 def main() -> None:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "5000"))
-    threads = int(os.environ.get("THREADS", "8"))
-    serve(create_app(), host=host, port=port, threads=threads, max_request_body_size=2 * 1024 * 1024)
+    workers = int(os.environ.get("WORKERS", "0")) or (os.cpu_count() or 1)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("waitress").addFilter(Redact())
+    options = settings()
+    try:
+        _app()  # the configuration checked once, before any process serves (a bad secret key stops here)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    sock = socket.create_server((host, port), backlog=options["backlog"], reuse_port=False)
+    if workers == 1:
+        _serve_socket(sock, options)
+        return
+    print(f"Serving on http://{host}:{port} with {workers} processes of {options['threads']} threads", flush=True)
+    children: set[int] = set()
+    stopping = False
+
+    def start_child() -> None:
+        pid = os.fork()
+        if pid == 0:  # the child: a server of its own on the shared socket
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            try:
+                _serve_socket(sock, options)
+            finally:
+                os._exit(0)
+        children.add(pid)
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for _ in range(workers):
+        start_child()
+    while children:
+        try:
+            pid, _status = os.wait()
+        except ChildProcessError:
+            break
+        children.discard(pid)
+        if not stopping:  # a process that died is replaced: the others went on serving meanwhile
+            logging.getLogger("scorer").error("server process %s ended; starting another", pid)
+            time.sleep(0.5)
+            start_child()
 
 
 if __name__ == "__main__":

@@ -103,14 +103,22 @@ class Server:
             time.sleep(0.02)
 
     def cpu_seconds(self) -> float | None:
-        """CPU time the server process has used so far (Linux; None elsewhere or when not running)."""
+        """CPU time the server has used so far, its processes and their PDF workers together (Linux; None
+        elsewhere or when not running)."""
         if self.process is None or self.process.poll() is not None:
             return None
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        total, pending = 0, [self.process.pid]
+        while pending:
+            pid = pending.pop()
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                pending += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+            except OSError:
+                if pid == self.process.pid:
+                    return None
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime + stime
+        return total / os.sysconf("SC_CLK_TCK")
 
     def output(self) -> str:
         """What the server printed (waitress's start line, any logged exception)."""

@@ -149,8 +149,8 @@ def test_unreadable_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], pa
 
 
 def test_a_file_too_large(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    name = _write(tmp_path, "big.json", " " * (5 * 1024 * 1024 + 1))
-    assert _run(capsys, "score", name) == (2, "", f"scarto: {name}: larger than 5 MB; not a hand record\n")
+    name = _write(tmp_path, "big.json", " " * (16 * 1024 * 1024 + 1))
+    assert _run(capsys, "score", name) == (2, "", f"scarto: {name}: larger than 16 MB; not a hand record\n")
 
 
 @pytest.mark.parametrize(("files", "status"), [

@@ -89,3 +89,16 @@ def test_write_replaces_only_the_load_section(tmp_path: Path, monkeypatch: Any) 
     results.write_text("# Benchmarks\n\n## PDF\n\npdf figures\n")
     load.write("## Load\n\nnew figures\n")
     assert results.read_text() == "# Benchmarks\n\n## PDF\n\npdf figures\n\n## Load\n\nnew figures\n"
+
+
+@pytest.mark.slow
+def test_a_short_club_night_run_stores_every_acknowledged_hand_once(tmp_path: Path) -> None:
+    """bench/load.py --clubs, shortened: 2 clubs x 12 tables x 3 phones at a person's pace for 12 seconds."""
+    report = load.run_clubs(2, 12.0, seed=3, folder=tmp_path)
+    assert report.errors == [], report.summary()
+    assert report.problems == [], report.summary()
+    assert report.clients == 72 and report.acknowledged >= 5, report.summary()
+    assert set(report.statuses) <= {200, 302, 409}
+    assert {"GET match page", "GET entry page (points)", "POST hand (points)"} <= set(report.kinds)
+    section = load.clubs_section([report], "bench/load.py --clubs 2")
+    assert "## Club nights" in section and "| 2 | 72 |" in section

@@ -20,8 +20,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
-from scorer.engine.records import parse_hand
-from scorer.storage import store
+from scorer.engine.records import hand_to_dict, parse_hand
+from scorer.storage import links, store
 from scorer.web import LANGUAGES, get_db
 from scorer.web.context import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
@@ -167,10 +167,14 @@ def walk(site: Flask) -> Walk:
                 store.update_hand(db, row.id, key, hand.record)
         store.delete_hand(db, row.id, keys[-1])
         store.add_hand(db, row.id, {"dealer": "Bruno", "points": {"Anna": 25, "Bruno": 31, "Carla": 22}})
-    blob = encode_record(parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": PLAYERS,
-                                     **dealt_by("classic-breach", "Anna")}))
+    breach = parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": PLAYERS,
+                         **dealt_by("classic-breach", "Anna")})
+    blob = encode_record(breach)
+    with app.app_context():  # a hand too large for its link is kept on the server: its audit page
+        kept = links.keep_audit(get_db(), hand_to_dict(breach))
     starts = ["/", "/new", f"/m/{edit}/", f"/m/{view}/", f"/m/{edit}/deleted", f"/m/{view}/deleted",
-              f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}"]  # an audit link is shared, not linked
+              f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}",  # an audit link is shared, not linked
+              f"/audit/k/{kept}"]
     broken: list[str] = []
     pages = list(crawl(app, client, starts, broken))
     return Walk(pages, broken)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from scorer.engine.limits import MAX_PLACE, MAX_TITLE
 from scorer.engine.records import parse_match
 from scorer.sheets.charts import COLOURS
 from scorer.sheets.render import match_sheet_pdf
@@ -122,9 +123,10 @@ def test_the_widest_ledger_stays_inside_the_page() -> None:
 
 
 def test_a_long_unbroken_title_wraps_inside_the_page() -> None:
-    """Files may carry titles of any length; one with no spaces still wraps, and the heading repeats."""
-    data = points_match(45, title="Torneo" * 40, players=("Annamariacaterina", "Bruno", "Carla"))
-    data["place"] = "Circolo" * 30
+    """A title and a place as long as files may carry (80 characters each, limits.py), with no spaces, still
+    wrap, and the heading repeats."""
+    data = points_match(60, title=("Torneo" * 14)[:MAX_TITLE], players=("Annamariacaterina", "Bruno", "Carla"))
+    data["place"] = ("Circolo" * 12)[:MAX_PLACE]
     pdf = match_sheet_pdf(parse_match(data))
     _margins_are_empty(pdf)
     shots = pages(pdf, "match-sheet-long-title")

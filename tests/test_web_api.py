@@ -198,7 +198,8 @@ def test_a_huge_body_is_413_as_json(client: FlaskClient) -> None:
     response = create(client, data)
     assert response.status_code == 413
     assert response.get_json() == {"error": "too_large",
-                                   "message": "The body is larger than 1024 KB; a match file is much smaller."}
+                                   "message": f"The body is larger than {MAX_UPLOAD_BYTES // 1024} KB; "
+                                              "a match file is much smaller."}
 
 
 def test_a_huge_streamed_body_is_413_too(client: FlaskClient) -> None:

@@ -12,6 +12,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -19,6 +20,7 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
 from scorer import create_app
+from scorer.engine.limits import MAX_UPLOAD_BYTES
 from scorer.engine.records import parse_hand
 from scorer.storage import store
 from scorer.web import get_db
@@ -117,9 +119,13 @@ def test_a_post_without_the_csrf_token_is_refused(app: Flask, client: FlaskClien
     before = snapshot(app, client, world)
     response = client.post(world.url(rule), data=FORM_DATA)
     assert response.status_code == 400
-    assert "The form expired or was sent from elsewhere." in response.get_data(as_text=True)
+    if rule.rule.endswith("/live/check"):  # a JSON route: the refusal in JSON, for live.js to show
+        assert "The page expired" in response.get_json()["message"]
+    else:
+        assert "The form expired or was sent from elsewhere." in response.get_data(as_text=True)
     json_post = client.post(world.url(rule), json={"dealer": "Anna", "tricks": []})
     assert json_post.status_code == 400
+    assert json_post.mimetype == "application/json" and json_post.get_json()["message"]
     assert snapshot(app, client, world) == before
 
 
@@ -287,7 +293,7 @@ BAD_INPUTS = [
     ("PUT", "/m/{edit}/hands/{key}/history", None, 405, "This address cannot be used that way."),
     ("POST", "/m/{view}/hands/{key}/delete", {"version": "1"}, 403, "it cannot change anything."),
     ("POST", "/new", {"preset": "nonsense", "player_1": "A"}, 400, "Not a valid choice."),
-    ("POST", "/new", {"player_1": "x" * 2_000_000}, 413, "larger than the app accepts"),
+    ("POST", "/new", {"player_1": "x" * (MAX_UPLOAD_BYTES + 1)}, 413, "larger than the app accepts"),
     ("GET", "/m/{edit}/hands/new/nonsense", None, 404, "There is nothing at this address."),
     ("GET", "/audit/not-a-record", None, 400, "the audit link is damaged"),
     ("POST", "/api/matches", b"[1, 2", 400, "body: not JSON"),
@@ -367,3 +373,80 @@ def test_a_lone_surrogate_escape_is_refused(client: FlaskClient, address: str, t
     else:
         response = client.post(address, data={"csrf_token": form_token(client), "text": text})
     assert 400 <= response.status_code < 500
+
+
+# --- caches, the proxy, the log (issue 12) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rule", [r for r in GET_RULES if r.endpoint != "static"], ids=rule_id)
+def test_no_token_answer_may_be_kept_by_a_cache(client: FlaskClient, world: World, rule: Rule) -> None:
+    """HTML, JSON, CSV, PDF: nothing a token (or a hand in an audit link) opens may be stored by a browser or proxy."""
+    for token in (world.edit, world.view):
+        with client.get(world.url(rule, token=token)) as response:
+            assert response.headers.get("Cache-Control") == "no-store", f"{rule.rule} ({response.status_code})"
+        if "token" not in rule.arguments:
+            break
+
+
+def test_the_api_answer_with_the_edit_link_and_error_answers_are_not_cached(client: FlaskClient) -> None:
+    created = client.post("/api/matches", json={"format": "scarto-match/1", "players": ["A", "B", "C"],
+                                                "first_dealer": "A", "hands": []})
+    assert created.status_code == 201 and created.headers["Cache-Control"] == "no-store"
+    for path in ("/nowhere", "/m/wrong/", "/audit/not-a-record"):
+        assert client.get(path).headers["Cache-Control"] == "no-store", path
+    assert client.post(f"/m/{created.get_json()['edit_url'].split('/m/')[1].strip('/')}/links/renew").headers[
+        "Cache-Control"] == "no-store"
+
+
+PROXY_HEADERS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scarto.example.org", "X-Forwarded-For": "10.0.0.7"}
+
+
+def _proxied_app(tmp_path: Any, trust: bool) -> Flask:
+    config: dict[str, Any] = {"TESTING": True, "DATABASE": str(tmp_path / "proxy.sqlite"), "SECRET_KEY": "p" * 40}
+    if trust:
+        config["TRUST_PROXY"] = 1
+    return create_app(config)
+
+
+@pytest.mark.parametrize("trust", [True, False], ids=["proxy-trusted", "no-setting"])
+def test_behind_the_proxy_links_say_https_and_cookies_are_secure_only_with_the_setting(tmp_path: Any,
+                                                                                       trust: bool) -> None:
+    app = _proxied_app(tmp_path, trust)
+    client = app.test_client()
+    page = client.get("/new?lang=it", headers=PROXY_HEADERS)
+    created = client.post("/api/matches", headers=PROXY_HEADERS, json={
+        "format": "scarto-match/1", "players": ["A", "B", "C"], "first_dealer": "A", "hands": []})
+    edit = created.get_json()["edit_url"]
+    path = urlsplit(edit).path
+    share = client.get(path + "share", headers=PROXY_HEADERS).get_data(as_text=True)
+    match_page = client.get(path, headers=PROXY_HEADERS)
+    cookies = page.headers.getlist("Set-Cookie") + match_page.headers.getlist("Set-Cookie")
+    assert {c.split("=", 1)[0] for c in cookies} >= {"session", "lang", "recent"}
+    if trust:
+        assert edit.startswith("https://scarto.example.org/m/")
+        assert 'value="https://scarto.example.org/m/' in share
+        assert all("; Secure" in c for c in cookies), cookies
+    else:
+        assert edit.startswith("http://localhost/m/")  # the Host the request came with; X-Forwarded-* ignored
+        assert "https://" not in share
+        assert not any("Secure" in c for c in cookies), cookies
+
+
+def test_no_token_in_the_access_log(world: World, app: Flask, caplog: pytest.LogCaptureFixture) -> None:
+    from werkzeug.test import Client as WsgiClient
+
+    from scorer.serve import AccessLog
+
+    logged = WsgiClient(AccessLog(app))
+    caplog.set_level("INFO", logger="scorer.access")
+    paths = [f"/m/{world.edit}/", f"/m/{world.view}/share", f"/m/{world.edit}/export.json?lang=it",
+             f"/audit/{world.blob}", f"/m/{world.edit}/hands/{world.keys[0]}/audit"]
+    for path in paths:
+        response = logged.get(path, headers={"Host": "scarto.test"})
+        assert response.status_code == 200, path
+        response.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "scorer.access"]
+    assert len(lines) == len(paths) and lines[0] == lines[0].replace(world.edit, "")
+    for secret in (world.edit, world.view, world.blob[:40]):
+        assert not any(secret in line for line in lines), lines
+    assert lines[0].startswith("GET /m/…/ 200")

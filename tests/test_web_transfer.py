@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from scorer.engine.limits import MAX_UPLOAD_BYTES
 from tests.matchutil import points_match
 from tests.webutil import csrf_token, start_match, submit
 
@@ -100,7 +101,7 @@ def test_a_pasted_hand_is_refused_in_italian(client: FlaskClient) -> None:
 
 
 def test_huge_upload_is_refused_politely(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
-    assert app.config["MAX_CONTENT_LENGTH"] == 1024 * 1024
+    assert app.config["MAX_CONTENT_LENGTH"] == MAX_UPLOAD_BYTES
     app.config["MAX_CONTENT_LENGTH"] = 4000  # the same check, without a spooled temporary file in the test
     response = _upload(client, "/import", b" " * 8000)
     assert response.status_code == 413

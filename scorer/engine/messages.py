@@ -130,6 +130,12 @@ READ_TEMPLATES: dict[str, str] = {
     "stake.amount": N_('must be a decimal amount such as "0.10"'),
     "stake.not_money": N_("%(value)s is not an amount of money"),
     "stake.currency": N_("must be a currency code such as EUR"),
+    # the limits of scorer/engine/limits.py (docs/LIMITS.md)
+    "limit.text": N_("%(length)s characters long; at most %(limit)s are allowed here: shorten it"),
+    "limit.hands": N_("%(count)s hands; a match holds at most %(limit)s: split it into matches of %(limit)s "
+                      "hands or fewer"),
+    "limit.tricks": N_("%(count)s tricks; a hand has at most %(limit)s"),
+    "limit.cards": N_("%(count)s cards in one list; the pack has 78"),
 }
 """The sentences read errors are told in, each after where it stands in the file
 (``hands[3].points.Anna: ...``). Values quoted from the input (a card code that is none, a

@@ -18,6 +18,7 @@ from typing import Any
 from .cardnames import LANGUAGES, PACKS
 from .cards import CODES, INDICES, CardIndex, Seat, parse_index
 from .errors import ReadError
+from .limits import MAX_CARDS, MAX_CURRENCY, MAX_HANDS, MAX_TRICKS, TEXT_LIMITS
 from .numbers import fraction_json, parse_points
 from .rulesets import Ruleset, find_ruleset, ruleset_spec
 
@@ -133,6 +134,7 @@ def parse_hand(data: object) -> HandRecord:
     """A ``scarto-hand/1`` value to a HandRecord; ReadError if it cannot be used."""
     obj = _object(data, "")
     _check_format(obj, HAND_FORMAT)
+    _check_sizes(obj)
     ruleset = find_ruleset(obj.get("ruleset"))
     players = _players(obj.get("players"), ruleset)
     return _hand_body(obj, ruleset, players, "", obj.get("ruleset", "classic"))
@@ -142,6 +144,7 @@ def parse_match(data: object) -> MatchRecord:
     """A ``scarto-match/1`` value to a MatchRecord; ReadError if it cannot be used."""
     obj = _object(data, "")
     _check_format(obj, MATCH_FORMAT)
+    _check_sizes(obj)
     ruleset = find_ruleset(obj.get("ruleset"))
     players = _players(obj.get("players"), ruleset)
     first_dealer = _player(obj.get("first_dealer"), players, "first_dealer")
@@ -195,6 +198,17 @@ def player_name(text: str) -> str:
     if text.isascii():  # the common case, nothing to normalise
         return text.strip()
     return unicodedata.normalize("NFC", text.translate(ZERO_WIDTH)).strip()
+
+
+def _check_sizes(obj: dict[str, Any]) -> None:
+    """Refuse a record larger than any match before reading it (limits.py: the work stays bounded)."""
+    players, hands = obj.get("players"), obj.get("hands")
+    if isinstance(players, list) and len(players) > 4:  # no preset seats more; the count check says so
+        ruleset = find_ruleset(obj.get("ruleset"))
+        raise ReadError.of("players.count", "players", count=len(players), preset=ruleset.preset,
+                           players=ruleset.players)
+    if isinstance(hands, list) and len(hands) > MAX_HANDS:
+        raise ReadError.of("limit.hands", "hands", count=len(hands), limit=MAX_HANDS)
 
 
 def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
@@ -278,6 +292,8 @@ _CANONICAL: dict[str, CardIndex] = {code: INDICES[i] for i, code in enumerate(CO
 def _cards(value: object, ruleset: Ruleset, where: str) -> tuple[CardIndex, ...]:
     if not isinstance(value, list):
         raise ReadError.of("cards.not_list", where, kind=_kind(value))
+    if len(value) > MAX_CARDS:
+        raise ReadError.of("limit.cards", where, count=len(value), limit=MAX_CARDS)
     try:
         cards = tuple([_CANONICAL[text] for text in value])
     except (KeyError, TypeError):  # an alias, or no card at all: the careful path
@@ -296,6 +312,8 @@ def _optional_cards(obj: dict[str, Any], key: str, ruleset: Ruleset, prefix: str
 def _tricks(value: object, players: tuple[str, ...], ruleset: Ruleset, where: str) -> tuple[Trick, ...]:
     if not isinstance(value, list):
         raise ReadError.of("tricks.not_list", where, kind=_kind(value))
+    if len(value) > MAX_TRICKS:
+        raise ReadError.of("limit.tricks", where, count=len(value), limit=MAX_TRICKS)
     canonical, pack = _CANONICAL, ruleset.pack
     new = object.__new__
     tricks = []
@@ -376,6 +394,8 @@ def _optional_text(obj: dict[str, Any], key: str, prefix: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise ReadError.of("field.not_text", f"{prefix}{key}", kind=_kind(value))
+    if len(value) > TEXT_LIMITS.get(key, len(value)):
+        raise ReadError.of("limit.text", f"{prefix}{key}", length=len(value), limit=TEXT_LIMITS[key])
     return value
 
 
@@ -423,8 +443,10 @@ def _stake(value: object) -> Stake | None:
     if not decimal.is_finite() or decimal < 0 or (decimal and not -12 <= decimal.adjusted() <= 12):
         raise ReadError.of("stake.not_money", "stake.per_point", value=repr(amount))
     currency = value.get("currency", "EUR")
-    if not isinstance(currency, str) or not currency.strip() or len(currency) > 8:
+    if not isinstance(currency, str) or not currency.strip():
         raise ReadError.of("stake.currency", "stake.currency")
+    if len(currency) > MAX_CURRENCY:
+        raise ReadError.of("limit.text", "stake.currency", length=len(currency), limit=MAX_CURRENCY)
     return Stake(decimal, currency.strip())
 
 

@@ -15,15 +15,24 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
 
 
-def connect(path: str | Path) -> sqlite_utils.Database:
-    """Open the database durably: WAL, synchronous=FULL, foreign keys, a busy timeout."""
-    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+def connect(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
+    """Open the database durably: WAL, synchronous=FULL, foreign keys, a busy timeout.
+
+    ``create=False`` opens only a database that exists (SQLite would otherwise make a new
+    empty file in place of one deleted): sqlite3.OperationalError instead.
+    """
+    if create or str(path) == ":memory:":
+        conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+    else:
+        uri = "file:" + quote(str(Path(path).resolve())) + "?mode=rw"
+        conn = sqlite3.connect(uri, timeout=30, isolation_level=None, check_same_thread=False, uri=True)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
@@ -131,8 +140,21 @@ def _m004_hand_results(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX idx_hands_current ON hands (match_id, deleted_at, position, id)")
 
 
+def _m005_link_changes(db: sqlite_utils.Database) -> None:
+    """When a match's links were replaced by new ones (storage/links.py)."""
+    db.execute("CREATE TABLE link_changes (id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL "
+               "REFERENCES matches (id), changed_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_link_changes_match ON link_changes (match_id)")
+
+
+def _m006_kept_audits(db: sqlite_utils.Database) -> None:
+    """Hand records kept for a while for their audit links, by the hash of the record (storage/links.py)."""
+    db.execute("CREATE TABLE kept_audits (key TEXT PRIMARY KEY, record TEXT NOT NULL, kept_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_kept_audits_kept_at ON kept_audits (kept_at)")
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
-                               _m004_hand_results]
+                               _m004_hand_results, _m005_link_changes, _m006_kept_audits]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

@@ -10,7 +10,6 @@ none of this module. Templates and static files are found by :mod:`scorer.resour
 from __future__ import annotations
 
 import os
-import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -18,15 +17,17 @@ from typing import Any
 import click
 from flask import Flask, has_request_context, render_template, request
 from flask_babel import Babel
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
 from ..engine.cardnames import DEFAULT_LANGUAGE
 from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
+from ..engine.limits import MAX_UPLOAD_BYTES
 from ..resources import STATIC, TEMPLATES, TRANSLATIONS
 from ..storage import db as database
-from . import filters
-from .context import MAX_UPLOAD_BYTES, close_db, get_db
+from . import filters, safety
+from .context import close_db, get_db, wants_json
 
 __all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATIONS", "create_app", "get_db"]
 
@@ -51,6 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scarto.sqlite"),
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_UPLOAD_BYTES,  # a pasted match file is a form field: the same limit
         WTF_CSRF_TIME_LIMIT=None,
         # Over HTTPS Flask-WTF also demands a same-origin Referer, but the pages send
         # Referrer-Policy: no-referrer (the tokens live in URLs): the CSRF token and
@@ -60,13 +62,17 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        TRUST_PROXY=False,  # SCARTO_TRUST_PROXY=1 behind the TLS proxy (docs/DEPLOY.md)
+        PDF_RENDERS=2, PDF_TIMEOUT=30, PDF_WAIT=0.5,  # PDFs at once, seconds each, seconds to wait for a turn
     )
     app.config.from_prefixed_env("SCARTO")
     if test_config is not None:
         app.config.update(test_config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+        app.config["SECRET_KEY"] = safety.secret_key(Path(app.instance_path))
+    elif os.environ.get("SCARTO_SECRET_KEY"):
+        safety.check_secret_key(app.config["SECRET_KEY"], "SCARTO_SECRET_KEY")
 
     if not app.config.get("SKIP_MIGRATIONS"):
         db = database.connect(app.config["DATABASE"])
@@ -77,6 +83,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     babel.init_app(app, locale_selector=_locale)
     app.teardown_appcontext(close_db)
     _register_errors(app)
+    safety.init_app(app)
     _register_commands(app)
     app.after_request(_security_headers)
     app.after_request(_remember_language)
@@ -95,13 +102,6 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     return app
 
 
-def _secret_key(instance: Path) -> str:
-    """A key generated once into the instance folder, so sessions survive restarts."""
-    path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        os.chmod(path, 0o600)
-    return path.read_text().strip()
 
 
 def _locale() -> str | None:
@@ -134,22 +134,19 @@ def _security_headers(response: Any) -> Any:
     return response
 
 
-def _wants_json() -> bool:
-    """Programs' addresses (the API, the .json files) get errors as JSON, people get a page."""
-    return request.path.startswith("/api/") or request.path.endswith(".json")
-
-
 def _register_errors(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
         """A form sent without its token (or an expired page): say so, 400."""
+        if wants_json():
+            return {"error": "Bad Request", "message": _("The page expired: reload it and try again.")}, 400
         return render_template("error.html", code=400, reason="csrf", description=None), 400
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         """Every HTTP error as a page a player understands; JSON for the API."""
         code = error.code or 500
-        if _wants_json():
+        if wants_json():
             return {"error": error.name, "message": error.description}, code
         description = error.description if code == 403 else None
         return render_template("error.html", code=code, reason=None, description=description), code
@@ -158,7 +155,7 @@ def _register_errors(app: Flask) -> None:
     def unexpected(error: Exception) -> Any:
         """Never a traceback to the user: log it, answer 500 with an apology."""
         app.logger.exception("unhandled error")
-        if _wants_json():
+        if wants_json():
             return {"error": "Internal Server Error", "message": "Something went wrong on our side."}, 500
         return render_template("error.html", code=500, reason=None, description=None), 500
 

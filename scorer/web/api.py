@@ -16,10 +16,11 @@ from flask import Blueprint, current_app, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine.errors import ReadError, ScartoError
+from ..engine.limits import MAX_UPLOAD_BYTES
 from ..engine.records import loads, parse_match
 from ..engine.scoring import score_hand
 from ..storage import store
-from .context import MAX_UPLOAD_BYTES, get_db
+from .context import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -22,14 +22,25 @@ from wtforms import TextAreaField
 
 from ..engine.audit import AuditStep, annulled, steps, what_if
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_AUDIT_LINK_READ
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
-from ..sheets.pdf import html_to_pdf
-from ..storage import store
-from .context import decode_record, encode_record, get_db, load_match, pdf_response, sheet_name
+from ..storage import links, store
+from .context import (
+    audit_url,
+    decode_record,
+    get_db,
+    load_match,
+    make_pdf,
+    pdf_response,
+    pdf_turn,
+    sheet_name,
+)
 from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
+
+MAX_BLOB = MAX_AUDIT_LINK_READ
 
 
 @dataclass(frozen=True)
@@ -143,9 +154,10 @@ def hand_audit_pdf(token: str, key: str) -> Response:
 
 
 def _audit_pdf(result: HandResult, title: str, name: str) -> Response:
-    all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
-    html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title)
-    return pdf_response(html_to_pdf(html, str(current_app.static_folder) + "/"), name)
+    with pdf_turn():
+        all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
+        html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title)
+        return pdf_response(make_pdf(html), name)
 
 
 # --- a hand on its own --------------------------------------------------------------
@@ -162,7 +174,7 @@ def audit_upload() -> Any:
         except ScartoError as exc:
             errors.append(read_error_text(exc))
         else:
-            return redirect(url_for("audit.audit_hand", blob=encode_record(record)))
+            return redirect(audit_url(record))
     elif request.method == "POST" and not form.errors:
         errors.append(_("Choose a hand file or paste a record."))
     status = 400 if request.method == "POST" else 200
@@ -177,6 +189,35 @@ def _uploaded_text(form: HandFileForm) -> bytes:
     if not text:
         raise ScartoError(_("Choose a hand file or paste a record."))
     return text.encode()
+
+
+def _kept_record(key: str) -> HandRecord:
+    try:
+        return parse_hand(links.kept_audit(get_db(), key))
+    except store.NotFound:
+        abort(404)
+
+
+@bp.get("/audit/k/<key>")
+def kept_hand(key: str) -> Any:
+    """The audit of a hand kept on the server (too large to travel in its link)."""
+    record = _kept_record(key)
+
+    def link(**params: Any) -> str:
+        return url_for("audit.kept_hand", key=key, **params)
+
+    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
+                   pdf_url=url_for("audit.kept_hand_pdf", key=key), back_url=None)
+
+
+@bp.get("/audit/k/<key>.pdf")
+def kept_hand_pdf(key: str) -> Any:
+    return _audit_pdf(score_hand(_kept_record(key)), _("Audit of a hand"), "scarto-hand-audit")
+
+
+@bp.get("/audit/k/<key>.json")
+def kept_hand_json(key: str) -> Any:
+    return Response(dumps(hand_to_dict(_kept_record(key))), mimetype="application/json")
 
 
 @bp.get("/audit/<blob>")

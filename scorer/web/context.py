@@ -15,6 +15,8 @@ import os
 import threading
 import unicodedata
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -25,16 +27,15 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_AUDIT_LINK
 from ..engine.records import HandRecord, MatchRecord, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import Standings, standings
 from ..sheets.charts import cumulative_chart
+from ..sheets.pdf import html_to_pdf
+from ..sheets.worker import RenderPool, pool
 from ..storage import db as database
-from ..storage import store
-
-MAX_UPLOAD_BYTES = 1024 * 1024
-"""The largest request body the app reads (a match file is much smaller)."""
-
+from ..storage import links, store
 
 # --- the database -------------------------------------------------------------------
 
@@ -71,7 +72,8 @@ def _thread_connection(path: str) -> Any:
             return db
         _KEPT.connection = None
         db.conn.close()
-    db = database.connect(path)
+    # create=False: a database deleted while the app runs is a 503 page, not a new empty one
+    db = database.connect(path, create=False)
     _KEPT.connection = (path, _identity(path), db)
     return db
 
@@ -296,3 +298,51 @@ def decode_record(blob: str) -> HandRecord:
     except (binascii.Error, ValueError, zlib.error) as exc:
         raise ScartoError(_("the audit link is damaged: copy it whole")) from exc
     return parse_hand(loads(text))
+
+
+# --- PDFs in worker processes ------------------------------------------------------
+
+
+def _pool() -> RenderPool | None:
+    config = current_app.config
+    size = int(config["PDF_RENDERS"])
+    return pool(size, float(config["PDF_TIMEOUT"]), float(config["PDF_WAIT"])) if size > 0 else None
+
+
+@contextmanager
+def pdf_turn() -> Iterator[None]:
+    """One of the PDF_RENDERS turns, held while a sheet is made (its HTML and its PDF): Busy when all are taken."""
+    workers = _pool()
+    if workers is None:
+        yield
+    else:
+        with workers.turn():
+            yield
+
+
+def make_pdf(html: str, resources: dict[str, bytes] | None = None) -> bytes:
+    """The PDF of a sheet's HTML, made in a worker process (PDF_RENDERS at once, each PDF_TIMEOUT seconds
+    at most; Busy or TooSlow otherwise, answered with a 503 page). PDF_RENDERS = 0 renders in this thread."""
+    folder = str(current_app.static_folder) + "/"
+    workers = _pool()
+    if workers is None:
+        return html_to_pdf(html, folder, resources)
+    return workers.render(html, folder, resources)
+
+
+# --- audit links ------------------------------------------------------------------
+
+
+def audit_url(record: HandRecord) -> str:
+    """Where a hand on its own is audited: the record in the link, or, when the link would be too long
+    for a browser, kept on the server for a while (limits.AUDIT_KEEP_DAYS) under the hash of the record."""
+    blob = encode_record(record)
+    if len(blob) <= MAX_AUDIT_LINK:
+        return url_for("audit.audit_hand", blob=blob)
+    return url_for("audit.kept_hand", key=links.keep_audit(get_db(), hand_to_dict(record)))
+
+
+def wants_json() -> bool:
+    """Programs' addresses (the API, the .json files) get errors as JSON, people get a page."""
+    return (request.path.startswith("/api/") or request.path.endswith((".json", "/live/check"))
+            or request.is_json)

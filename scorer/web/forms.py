@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
+from ..engine.limits import MAX_CURRENCY, MAX_PLACE, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, player_name
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, value_label
@@ -42,8 +43,8 @@ def _switch_value(name: str, key: str) -> Any:
 class MatchForm(FlaskForm):
     """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
 
-    title = StringField(_l("Title"), validators=[Optional(), Length(max=80)])
-    place = StringField(_l("Place"), validators=[Optional(), Length(max=80)])
+    title = StringField(_l("Title"), validators=[Optional(), Length(max=MAX_TITLE)])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=MAX_PLACE)])
     preset = RadioField(
         _l("Rules"),
         choices=choices((name, name) for name in PRESETS),
@@ -98,7 +99,7 @@ class MatchForm(FlaskForm):
     )
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
     stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
-    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=8)], default="EUR")
+    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=MAX_CURRENCY)], default="EUR")
 
     def player_fields(self) -> list[Any]:
         return [self.player_1, self.player_2, self.player_3, self.player_4]

@@ -20,6 +20,7 @@ from wtforms.validators import Length, Optional
 
 from ..engine.cardnames import aliases
 from ..engine.cards import CODES, split_cards
+from ..engine.limits import MAX_NOTES, MAX_TRICKS
 from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
@@ -110,7 +111,6 @@ def tricks_from_text(text: str, rules: Ruleset) -> list[list[str]]:
     return tricks
 
 
-MAX_TRICKS = 40
 """More tricks than any preset has, so a bad request is refused before it is read."""
 
 
@@ -138,7 +138,7 @@ class HandForm(FlaskForm):
     version = HiddenField()
     save_anyway = HiddenField()
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")
-    notes = TextAreaField(_l("Notes (optional)"), validators=[Optional(), Length(max=500)])
+    notes = TextAreaField(_l("Notes (optional)"), validators=[Optional(), Length(max=MAX_NOTES)])
 
     form_name = ""
     unreadable = False

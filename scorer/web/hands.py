@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.cards import CODES, SUIT
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_CHECK_BYTES, MAX_HANDS, MAX_TRICKS_TEXT
 from ..engine.messages import N_
 from ..engine.numbers import fraction_text
 from ..engine.play import play_state
@@ -73,7 +74,7 @@ def new_hand(token: str, form: str) -> Any:
         abort(404)
     view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
     entry = _form(FORMS[form], view)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):  # HEAD: the page's headers, not a refused save
         entry.dealer.data = view.table.next_dealer
         entry.expected_count.data = str(view.count)
         return _page(view, entry, None)
@@ -89,7 +90,7 @@ def edit_hand(token: str, key: str) -> Any:
     if hand.deleted_at is not None:
         return _hand_page(view, hand, status=409, notice=_(
             "This hand is deleted: bring it back from its history before changing it."))
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         entry.fill(hand.record)
         entry.version.data = str(hand.version)
         return _page(view, entry, hand)
@@ -106,6 +107,9 @@ def hand_page(token: str, key: str) -> Any:
 @bp.post("/m/<token>/hands/live/check")
 def live_check(token: str) -> Any:
     """Judge a hand still being played: problems provable so far, winners, whose turn, cards left."""
+    if (request.content_length or 0) > MAX_CHECK_BYTES:  # a hand's tricks: never megabytes to read
+        return {"error": _("The app sent something it cannot read: reload the page.")}, 413
+    request.max_content_length = MAX_CHECK_BYTES  # a streamed body is cut there
     try:
         row, _can_edit = load_match(token, edit=True)
     except HTTPException as exc:  # live.js reads JSON: say it in JSON
@@ -121,6 +125,9 @@ def live_check(token: str) -> Any:
     try:
         rules = find_ruleset(row.settings.get("ruleset"))
         value = body.get("tricks")
+        if isinstance(value, str) and len(value) > MAX_TRICKS_TEXT:
+            raise EntryError("tricks", _("The tricks sent are longer than %(limit)s characters: no hand has "
+                                         "that many cards.", limit=MAX_TRICKS_TEXT))
         tricks = tricks_from_text(value, rules) if isinstance(value, str) else tricks_from_codes(value, rules)
         record = parse_hand(store.hand_record_data(row, {"dealer": dealer,
                                                          "tricks": [{"cards": t} for t in tricks]}))
@@ -199,6 +206,9 @@ def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
     """The record the form describes, checked: (why not, None, None) or (None, record, result)."""
     if form.unreadable:
         return Outcome(400, [_("The app sent something it cannot read: reload the page.")]), None, None
+    if hand is None and view.count >= MAX_HANDS:
+        return Outcome(400, [_("This match has %(limit)s hands, as many as a match holds: start a new match "
+                               "for the next hands.", limit=MAX_HANDS)]), None, None
     if not form.validate():
         messages = [f"{field.label.text}: {e}" if field.label.text else str(e)
                     for field in form if field.errors for e in field.errors]

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from ..engine.errors import ScartoError
 from ..engine.records import dumps, parse_match
 from ..engine.rulesets import PRESETS
+from ..storage import links as link_store
 from ..storage import store
 from .context import (
     disposition,
@@ -85,7 +86,17 @@ def share(token: str) -> str:
         links.append(("edit", url_for("matches.match_page", token=row.edit_token, _external=True)))
     links.append(("view", url_for("matches.match_page", token=row.view_token, _external=True)))
     codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=2)) for kind, url in links]
-    return render_template("share.html", row=row, token=token, can_edit=can_edit, codes=codes)
+    changes = link_store.link_changes(get_db(), row.id) if can_edit else []
+    return render_template("share.html", row=row, token=token, can_edit=can_edit, codes=codes, changes=changes)
+
+
+@bp.post("/m/<token>/links/renew")
+def renew_links(token: str) -> Any:
+    """New edit and view links for a match shared too widely: the old ones answer 404 from now on."""
+    row, _can_edit = load_match(token, edit=True)
+    fresh = link_store.renew_links(get_db(), row.id)
+    flash(_("New links made: the old edit and view links no longer open this match. Share these instead."))
+    return remember(redirect(url_for("matches.share", token=fresh.edit_token)), fresh.edit_token)
 
 
 @bp.get("/m/<token>/export.json")

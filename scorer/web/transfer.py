@@ -16,11 +16,12 @@ from werkzeug.datastructures import FileStorage
 from wtforms import TextAreaField
 
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_HANDS
 from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import score_hand
 from ..storage import store
-from .context import encode_record, get_db, load_match, remember
+from .context import audit_url, get_db, load_match, remember
 from .labels import problem_text, read_error_text
 
 bp = Blueprint("transfer", __name__)
@@ -63,7 +64,7 @@ def import_file() -> Any:
             kind = data.get("format") if isinstance(data, dict) else None
             if kind == HAND_FORMAT or (isinstance(data, dict) and "dealer" in data and "hands" not in data):
                 record = parse_hand(data)
-                return redirect(url_for("audit.audit_hand", blob=encode_record(record)))
+                return redirect(audit_url(record))
             if kind not in (None, MATCH_FORMAT):
                 raise ScartoError(_("%(format)r is not a file this app reads (scarto-match/1 or scarto-hand/1).",
                                     format=kind))
@@ -106,6 +107,10 @@ def import_hand(token: str) -> Any:
             result = score_hand(record)
             errors = [problem_text(p) for p in result.errors]
             if not errors:
+                if store.count_hands(get_db(), row.id) >= MAX_HANDS:
+                    errors = [_("This match has %(limit)s hands, as many as a match holds: start a new match "
+                                "for the next hands.", limit=MAX_HANDS)]
+                    return render_template("import.html", form=form, errors=errors, match=row, token=token), 400
                 store.add_hand(get_db(), row.id, hand_to_dict(record, in_match=True), result=result)
                 return redirect(url_for("matches.match_page", token=token))
     elif request.method == "POST":

@@ -1,0 +1,50 @@
+"""How much of anything the app reads: one table, read by the file parser and the web layer.
+
+Every input is bounded where it is read (a file, the API, a form, an audit link, a live
+check), so no request can make work without bound. The limits are generous for a real
+table (a season-long match, a long note) and are documented in docs/LIMITS.md; each
+refusal says which limit and how to stay under it. Whatever the app exports fits them,
+so an exported match always imports back.
+"""
+
+from __future__ import annotations
+
+MAX_TITLE = 80
+"""Characters of a match's title (the new-match form's limit too)."""
+MAX_PLACE = 80
+"""Characters of where the match is played."""
+MAX_NOTES = 500
+"""Characters of a hand's notes (the entry forms' limit too)."""
+MAX_CURRENCY = 8
+"""Characters of a stake's currency code (EUR, CHF, a club's own token)."""
+MAX_SHORT_TEXT = 40
+"""Characters of a date or a ``recorded_at`` stamp (ISO 8601 needs 25)."""
+MAX_HANDS = 1000
+"""Hands in one match: about four club evenings a week for a season. Past it, start a new match."""
+MAX_TRICKS = 40
+"""Tricks in one record or one live check: more than any preset deals (26 in piccolo)."""
+MAX_TRICKS_TEXT = 6000
+"""Characters of the tricks typed into the full-record form or sent by a live check."""
+MAX_CHECK_BYTES = 64 * 1024
+"""Bytes of a live check's body (a hand's tricks as JSON take about 3 KB)."""
+MAX_UPLOAD_BYTES = 16 * 1024 * 1024
+"""Bytes of a request body (an upload, a pasted file, an API call). A 1,000-hand match with the
+longest names and notes exports at about 9 MB (tests/test_limits.py measures it), so it imports back."""
+MAX_SERVER_BODY_BYTES = 2 * MAX_UPLOAD_BYTES
+"""What waitress buffers before it answers by itself: above the app's limit, so a body over
+MAX_UPLOAD_BYTES still reaches the app and gets its "too large" page."""
+MAX_AUDIT_LINK = 2000
+"""Characters of a hand the app writes into an audit link (a full record takes about 500), so the link
+fits a chat message or a QR code; a larger record is kept on the server instead."""
+MAX_AUDIT_LINK_READ = 8000
+"""Characters of a hand an audit link may carry when read (links made before the limit above)."""
+AUDIT_KEEP_DAYS = 30
+"""How long a hand kept on the server for its audit link stays there."""
+MAX_AUDITS_KEPT = 10000
+"""Hands kept for audit links at most; the oldest go first."""
+MAX_CARDS = 80
+"""Cards in one list of a record (a pile, a discard, a trick): the pack has 78."""
+
+TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
+               "recorded_at": MAX_SHORT_TEXT}
+"""The text fields of the file formats and their limits, by field name."""

@@ -1,0 +1,112 @@
+"""The real server as `make run` starts it (issue 12): processes, connection limits, the access log,
+malformed hosts and oversized uploads answered by the app, not by a reset or a bare 500."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer.engine.limits import MAX_UPLOAD_BYTES
+from scorer.serve import redact, settings
+from tests.matchutil import points_match
+from tests.serverutil import HOST, Client, Server, csrf_token
+
+
+class _Server(Server):
+    def __init__(self, *args: Any, extra: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.extra = extra or {}
+
+    def env(self) -> dict[str, str]:
+        return {**super().env(), **self.extra}
+
+
+def _raw(port: int, request: bytes, timeout: float = 30) -> bytes:
+    """Send bytes as they are, read the whole answer."""
+    with socket.create_connection((HOST, port), timeout=timeout) as sock:
+        sock.sendall(request)
+        chunks = []
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                chunks.append(b"<reset>")
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_the_redacted_paths_hold_no_token() -> None:
+    assert redact("/m/AbCdEf0123456789abcdEFGH/hands/new/points") == "/m/…/hands/new/points"
+    assert redact("/audit/eJzLSM3JyVcozy_KSQEAGgQEXQ.pdf") == "/audit/…"
+    assert redact("/audit/k/0123456789abcdef0123456789abcdef") == "/audit/k/…"
+    assert redact("/static/app.css") == "/static/app.css"
+
+
+def test_the_connection_limit_and_timeouts_are_set_for_phones() -> None:
+    options = settings()
+    assert options["connection_limit"] >= 500 and options["channel_timeout"] <= 60
+    assert options["max_request_body_size"] > MAX_UPLOAD_BYTES
+
+
+@pytest.mark.slow
+def test_the_server_stays_reachable_and_answers_faults_with_our_pages(tmp_path: Path) -> None:
+    with _Server(tmp_path / "serve.sqlite") as server:
+        phone = Client(server.port)
+        created = phone.post_json("/api/matches", points_match(2))
+        edit = created.json()["edit_url"].rstrip("/").split("/m/")[1]
+        view = created.json()["view_url"].rstrip("/").split("/m/")[1]
+        for path in (f"/m/{edit}/", f"/m/{view}/share", f"/m/{edit}/hands/new/points?x=1", f"/m/{edit}/sheet.pdf"):
+            assert phone.get(path).status == 200
+
+        # 150 half-open connections (connected, nothing sent) while a normal request still answers
+        idle = [socket.create_connection((HOST, server.port), timeout=10) for _ in range(150)]
+        try:
+            started = time.monotonic()
+            fresh = Client(server.port, timeout=10)
+            assert fresh.get("/").status == 200
+            assert time.monotonic() - started < 5
+            fresh.close()
+        finally:
+            for sock in idle:
+                sock.close()
+
+        # a malformed Host: our 400 page with our headers, through waitress
+        answer = _raw(server.port, b"GET /new HTTP/1.1\r\nHost: a..b\r\nConnection: close\r\n\r\n")
+        head, _sep, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400") and b"Content-Security-Policy" in head
+        assert b"not a valid host name" in body
+
+        # an upload over the limit: our "too large" page, not a reset
+        page = phone.get("/import").text
+        token, cookies = csrf_token(page) or "", "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
+        size = MAX_UPLOAD_BYTES + 1024
+        start = (f"POST /import HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nCookie: {cookies}\r\n"
+                 f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {size}\r\n"
+                 "Connection: close\r\n\r\n").encode()
+        body_sent = f"csrf_token={token}&text=".encode()
+        answer = _raw(server.port, start + body_sent + b"x" * (size - len(body_sent)), timeout=60)
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+        assert b"larger than the app accepts (16 MB)" in answer and b"<reset>" not in answer
+        phone.close()
+    log = server.output()
+    assert "scorer.access GET /m/…/ 200" in log
+    assert edit not in log and view not in log, "a token in the log"
+
+
+@pytest.mark.slow
+def test_make_run_serves_with_a_process_per_core(tmp_path: Path) -> None:
+    with _Server(tmp_path / "procs.sqlite", extra={"WORKERS": "2"}) as server:
+        assert server.process is not None
+        children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
+        assert len(children) == 2
+        phone = Client(server.port)
+        assert phone.get("/").status == 200
+        phone.close()
+    assert "with 2 processes of 8 threads" in server.output()
