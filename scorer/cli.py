@@ -1,4 +1,5 @@
-"""The ``scarto`` command: score hand records and add up matches (RECORD.md's contract).
+"""The ``scarto`` command: score hand records and add up matches (RECORD.md's contract), print
+a match sheet (``pdf``, without Flask: scorer.sheets.render) and serve the app (``serve``).
 
 Exit status: 2 when any file could not be read, else 1 when any record has
 problems, else 0. A file that cannot be read gets one line on standard error
