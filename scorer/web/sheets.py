@@ -8,12 +8,22 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template
 from flask_babel import force_locale
+from markupsafe import Markup
 
 from ..engine.cards import CODES
 from ..engine.records import fraction_json
 from ..engine.validation import Problem
+from ..sheets import cardfaces
 from ..sheets.pdf import Sheet, html_to_pdf, match_sheet_files
-from .labels import PRESET_NAMES, card_label, card_title, current_language, problem_text, switch_rows
+from .labels import (
+    PRESET_NAMES,
+    card_label,
+    card_title,
+    current_language,
+    current_pack,
+    problem_text,
+    switch_rows,
+)
 from .matches import _file_name, disposition, match_view
 
 bp = Blueprint("sheets", __name__)
@@ -33,6 +43,30 @@ def _globals() -> dict[str, Any]:
 @bp.app_template_filter("card")
 def _card(index: int) -> str:
     return card_label(index)
+
+
+@bp.app_template_filter("card_face")
+def _card_face(index: int, named: bool = True) -> Markup:
+    """A card drawn: its rank and suit mark (scorer/sheets/cardfaces.py), in the page's language and pack."""
+    return Markup(cardfaces.card_face(index, current_language(), current_pack(), named=named))
+
+
+@bp.app_template_filter("code_face")
+def _code_face(code: str, named: bool = True) -> Markup | str:
+    """A card code drawn as :func:`_card_face` (anything else, such as the exchange's "+1", as it is)."""
+    return _card_face(CODES.index(code), named) if code in CODES else code
+
+
+@bp.app_template_filter("card_face_pdf")
+def _card_face_pdf(index: int) -> Markup:
+    """A card drawn for a PDF sheet: the suit mark inline."""
+    return Markup(cardfaces.card_face(index, current_language(), current_pack(), inline=True))
+
+
+@bp.app_template_global("card_sprite")
+def _card_sprite() -> Markup:
+    """The suit marks of the match's pack, once per page, for the drawn cards to refer to."""
+    return Markup(cardfaces.sprite(current_pack()))
 
 
 @bp.app_template_filter("preset_name")
