@@ -37,7 +37,14 @@ def _problem_text(problem: Problem) -> str:
 
 @bp.app_context_processor
 def _globals() -> dict[str, Any]:
-    return {"switch_rows": switch_rows}
+    return {"switch_rows": switch_rows, "error_attrs": error_attrs}
+
+
+def error_attrs(field: Any, describedby: str | None = None) -> dict[str, str]:
+    """A field with an error says so to screen readers, and which message is about it."""
+    if not getattr(field, "errors", None) and describedby is None:
+        return {}
+    return {"aria-invalid": "true", "aria-describedby": describedby or f"{field.id}-error"}
 
 
 @bp.app_template_filter("card")
