@@ -43,11 +43,13 @@
   // --- the rules sent with the page (the engine's card order and switches), for when the
   //     server cannot be asked: who won each trick, whose turn it is
   var rules = cfg.rules;
+  rules.strengthOf = {}; rules.suitOf = {};
+  rules.codes.split(" ").forEach(function (code, i) { rules.suitOf[code] = rules.suit[i]; rules.strengthOf[code] = rules.strength[i]; });
   function winnerOf(cards, leader) {
     var led = null, best = -Infinity, winner = leader;
     cards.forEach(function (code, k) {
       if (code === rules.fool) return;  // the Fool follows nothing and never wins
-      var suit = rules.suit[code], strength = rules.strength[code];
+      var suit = rules.suitOf[code], strength = rules.strengthOf[code];
       if (led === null) led = suit;
       if ((suit === led || suit === rules.trump) && strength > best) { best = strength; winner = (leader + k) % n; }
     });
@@ -59,7 +61,7 @@
     var leader = rules.first_lead === "dealer" ? dealer : (dealer + 1) % n, out = [];
     for (var i = 0; i < state.tricks.length; i++) {
       var cards = state.tricks[i];
-      if (cards.some(function (c) { return rules.suit[c] === undefined; })) return null;  // not a card of this pack
+      if (cards.some(function (c) { return rules.suitOf[c] === undefined; })) return null;  // not a card of this pack
       var info = { number: i + 1, leader: players[leader], cards: cards.slice(),
                    players: cards.map(function (c, k) { return players[(leader + k) % n]; }), winner: null };
       if (cards.length === n) { leader = winnerOf(cards, leader); info.winner = players[leader]; }
@@ -131,6 +133,7 @@
 
   function changed(typed) {
     changes += 1;
+    if (!state.tricks.length && noticeEl.textContent === T.restored) notice("");  // nothing brought back is left
     persist();
     render(typed !== undefined);
     check(typed);
@@ -193,7 +196,7 @@
       var d = res.data;
       saving = false;
       noteEl.textContent = "";
-      if (d.saved) { forget(); window.location.href = d.url; return; }
+      if (d.saved) { forget(); notice(""); window.location.href = d.url; return; }
       if (res.status === 409) {
         if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
         if (d.version !== undefined && d.version !== null) state.version = d.version;

@@ -77,8 +77,7 @@ def mark(suit: int, pack: str | None, *, inline: bool = False) -> str:
         colours = FRENCH_COLOURS if _pack(pack) == "french" else SUIT_COLOURS
         return (f'<svg class="mark" viewBox="{VIEWBOX}" width="9pt" height="9pt" fill="{colours[suit]}" '
                 f'aria-hidden="true">{mark_paths(suit, pack)}</svg>')
-    return (f'<svg class="mark" viewBox="{VIEWBOX}" aria-hidden="true" focusable="false">'
-            f'<use href="#{symbol_id(suit, pack)}"/></svg>')
+    return f'<svg class="mark"><use href="#{symbol_id(suit, pack)}"/></svg>'  # inside an aria-hidden face
 
 
 def rank_text(index: int, language: str | None, pack: str | None) -> str:
@@ -100,10 +99,10 @@ def card_face(index: int, language: str | None = "en", pack: str | None = "itali
     name = escape(full_name(index, language, pack))
     tail = f'<span class="sr">{name}</span>' if named else ""
     if suit == 0:
-        return f'<span class="cf cf-t" aria-hidden="true"><span class="cr">{rank}</span></span>{tail}'
+        return f'<span class="cf cf-t" aria-hidden="true">{rank}</span>{tail}'
     which = FOOL_MARK if index == FOOL_INDEX else suit
     if index == FOOL_INDEX:
         return (f'<span class="cf cf-m" aria-hidden="true">{mark(which, pack, inline=inline)}'
-                f'<span class="cr">{rank}</span></span>{tail}')
-    return (f'<span class="cf cf-{_pack(pack)[0]}{which}" aria-hidden="true"><span class="cr">{rank}</span>'
+                f'<small>{rank}</small></span>{tail}')
+    return (f'<span class="cf cf-{_pack(pack)[0]}{which}" aria-hidden="true">{rank}'
             f'{mark(which, pack, inline=inline)}</span>{tail}')

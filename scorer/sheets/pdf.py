@@ -44,7 +44,8 @@ class Sheet:
         """The running-totals chart: the match page's SVG, compact (its legend is ``ranking``)."""
         totals = [line.totals for line in self.table.lines]
         return cumulative_chart(self.record.players, totals, width=520, height=190,
-                                title=gettext(self.chart_title), compact=True)
+                                title=gettext(self.chart_title), compact=True,
+                                x_title=gettext("Hands"), y_title=gettext("Points"))
 
     def ledger(self) -> Ledger:
         return ledger(self.table, (gettext("pts"), gettext("score"), gettext("total")))

@@ -380,8 +380,9 @@ def _live_config(view: MatchView, form: LiveForm, hand: store.HandRow | None) ->
 def _play_rules(rules: Any) -> dict[str, Any]:
     """The engine's trick rules as data, so live.js can say whose turn it is without the server:
     each card's suit and strength (the ruleset's card order, ``Ruleset.strength``), the Fool, who leads first."""
-    return {"suit": {CODES[c]: SUIT[c] for c in rules.pack_order},
-            "strength": {CODES[c]: rules.strength[c] for c in rules.pack_order},
+    order = rules.pack_order
+    return {"codes": " ".join(CODES[c] for c in order), "suit": [SUIT[c] for c in order],
+            "strength": [rules.strength[c] for c in order],
             "trump": TRUMP, "fool": CODES[FOOL_INDEX], "first_lead": rules.first_lead}
 
 

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from flask_babel import format_date, format_datetime, get_timezone
+from flask_babel import format_date, get_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -167,9 +167,18 @@ def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Ju
 
 
 def when(stamp: str) -> str:
-    """A stored UTC time in the page's language and the app's time zone."""
+    """A stored UTC time in the page's language, in the club's time zone (``SCARTO_BABEL_DEFAULT_TIMEZONE``).
+
+    The month as a word and the hours as the language writes them ("1 dic 2026, 08:14", "Dec 1, 2026,
+    8:14 AM"): never "12/1/26", which reads as two different days.
+    """
+    from flask_babel import format_time, get_locale
+
     moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    return str(_("%(time)s (%(zone)s)", time=format_datetime(moment, "short"), zone=str(get_timezone())))
+    locale = get_locale()
+    pattern = str(locale.datetime_formats.get("medium", "{1}, {0}")) if locale is not None else "{1}, {0}"
+    text = pattern.replace("{1}", str(format_date(moment, "medium"))).replace("{0}", str(format_time(moment, "short")))
+    return str(_("%(time)s (%(zone)s)", time=text, zone=str(get_timezone())))
 
 
 @bp.app_template_filter("local_time")

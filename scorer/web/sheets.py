@@ -6,7 +6,7 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template
+from flask import Blueprint, Response, current_app, g, render_template
 from flask_babel import force_locale
 from markupsafe import Markup
 
@@ -107,6 +107,7 @@ def match_sheet(token: str) -> Response:
     """The match sheet on A4: every hand, running totals, chart, standings, settlement."""
     view = match_view(token)
     sheet = Sheet(view.record, view.results, view.table)
+    g.sheet_date = view.record.date or view.row.created_at[:10]  # the sheet is dated, made in the app or not
     with force_locale(view.record.language or current_language()):
         html, files = match_sheet_files(sheet)
     pdf = html_to_pdf(html, str(current_app.static_folder) + "/", files)
