@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from html import escape
 
-COLOURS = ("#a63c06", "#1b5c9e", "#6b3a8e", "#176a5c")
+COLOURS = ("#a63c06", "#1b5c9e", "#8020f0", "#176a5c")
 """One colour per seat; also used beside player names on the pages."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 """And a dash pattern per seat, so the lines read in black and white print too."""

@@ -87,9 +87,13 @@ def test_the_total_error_goes_once_the_total_is_right(page: Any, live_server: st
     problem = page.locator('#problems li[data-code="points_total"]')
     expect(problem).to_be_visible()
     expect(page.locator("#outcome")).to_be_visible()
+    for field in ("#points_0", "#points_1", "#points_2"):  # the error is tied to the numbers it is about
+        expect(page.locator(field)).to_have_attribute("aria-invalid", "true")
+        expect(page.locator(field)).to_have_attribute("aria-describedby", "problems")
     type_into(page, taps, "#points_2", "25")
     expect(problem).to_be_hidden()
     expect(page.locator("#outcome")).to_be_hidden()
+    expect(page.locator("#points_0")).not_to_have_attribute("aria-invalid", "true")
 
 
 def test_points_in_at_most_four_taps(page: Any, live_server: str, taps: Taps) -> None:
