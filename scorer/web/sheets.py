@@ -67,7 +67,7 @@ def _code_face(code: str, named: bool = True) -> Markup | str:
 @bp.app_template_filter("card_face_pdf")
 def _card_face_pdf(index: int) -> Markup:
     """A card drawn for a PDF sheet: the suit mark inline."""
-    return Markup(cardfaces.card_face(index, current_language(), current_pack(), inline=True))
+    return Markup(cardfaces.card_face(index, current_language(), current_pack(), inline=True, named=False))
 
 
 @bp.app_template_global("card_sprite")
