@@ -52,7 +52,14 @@ debs:
 	  fi; \
 	fi
 
-test: install debs
+# axe-core for the accessibility tests, from the npm registry into the git-ignored node_modules.
+AXE := node_modules/axe-core/axe.min.js
+
+$(AXE):
+	@command -v npm >/dev/null || { echo "The accessibility tests need npm (Debian: apt-get install npm)"; exit 1; }
+	npm install --no-save --no-audit --no-fund axe-core@4
+
+test: install debs $(AXE)
 	$(PY) -m pytest
 
 # The quick loop: everything but the slow tests (fuzzing, crashes, load, page weight, the wheel)
@@ -71,4 +78,4 @@ bench: install debs
 	$(PY) bench/bench_scale.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules

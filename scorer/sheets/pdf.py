@@ -39,6 +39,8 @@ class Sheet:
     words: Words = field(default_factory=Words)
     """The language, pack and translation the sheet is told in."""
     chart_title: str = N_("Running totals")
+    x_title: str = N_("Hands")
+    y_title: str = N_("Points")
 
     @property
     def title(self) -> str:
@@ -48,7 +50,8 @@ class Sheet:
         """The running-totals chart: the match page's SVG, compact (its legend is ``ranking``)."""
         totals = [line.totals for line in self.table.lines]
         return cumulative_chart(self.record.players, totals, width=520, height=190,
-                                title=self.words.gettext(self.chart_title), compact=True)
+                                title=self.words.gettext(self.chart_title), compact=True,
+                                x_title=self.words.gettext(self.x_title), y_title=self.words.gettext(self.y_title))
 
     def ledger(self) -> Ledger:
         gettext = self.words.gettext

@@ -12,14 +12,16 @@ from datetime import datetime
 from typing import Any
 
 from flask import Flask
-from flask_babel import format_date, format_datetime, get_locale, get_timezone
+from flask_babel import format_date, get_locale, get_timezone
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from ..engine.audit import AuditStep
 from ..engine.cards import CODES, SUIT, TRUMP
 from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord
 from ..engine.validation import Problem
+from ..sheets import cardfaces
 from .labels import (
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
@@ -28,6 +30,8 @@ from .labels import (
     card_in_sentence,
     card_label,
     card_title,
+    current_language,
+    current_pack,
     page_words,
     problem_text,
     suit_in_sentence,
@@ -46,6 +50,9 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "preset_name": preset_name,
         "local_time": local_time,
         "local_date": local_date,
+        "card_face": _card_face,
+        "code_face": _code_face,
+        "card_face_pdf": _card_face_pdf,
     })
     app.jinja_env.globals.update({
         "LANGUAGES": languages,
@@ -56,6 +63,8 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "settle_labels": SETTLE_LABELS,
         "problem_labels": PROBLEM_LABELS,
         "codes": CODES,
+        "card_sprite": _card_sprite,
+        "error_attrs": error_attrs,
     })
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
 
@@ -80,9 +89,18 @@ def _problem_text(problem: Problem) -> str:
 
 
 def when(stamp: str) -> str:
-    """A stored UTC time in the page's language and the app's time zone."""
+    """A stored UTC time in the page's language, in the club's time zone (``SCARTO_BABEL_DEFAULT_TIMEZONE``).
+
+    The month as a word and the hours as the language writes them ("1 dic 2026, 08:14", "Dec 1, 2026,
+    8:14 AM"): never "12/1/26", which reads as two different days.
+    """
+    from flask_babel import format_time
+
     moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    return str(_("%(time)s (%(zone)s)", time=format_datetime(moment, "short"), zone=str(get_timezone())))
+    locale = get_locale()
+    pattern = str(locale.datetime_formats.get("medium", "{1}, {0}")) if locale is not None else "{1}, {0}"
+    text = pattern.replace("{1}", str(format_date(moment, "medium"))).replace("{0}", str(format_time(moment, "short")))
+    return str(_("%(time)s (%(zone)s)", time=text, zone=str(get_timezone())))
 
 
 def local_time(stamp: str) -> str:
@@ -111,3 +129,33 @@ def win_reason(step: AuditStep, record: HandRecord) -> str:
         return str(_("%(name)s won with %(card)s, the highest trump.", name=winner, card=card_in_sentence(best)))
     return str(_("%(name)s won with %(card)s, the highest of %(suit)s, the suit led.", name=winner,
                  card=card_in_sentence(best), suit=suit_in_sentence(SUIT[best])))
+
+
+# --- cards drawn (scorer/sheets/cardfaces.py) and form errors ----------------------
+
+
+def error_attrs(field: Any, describedby: str | None = None) -> dict[str, str]:
+    """A field with an error says so to screen readers, and which message is about it."""
+    if not getattr(field, "errors", None) and describedby is None:
+        return {}
+    return {"aria-invalid": "true", "aria-describedby": describedby or f"{field.id}-error"}
+
+
+def _card_face(index: int, named: bool = True) -> Markup:
+    """A card drawn: its rank and suit mark (scorer/sheets/cardfaces.py), in the page's language and pack."""
+    return Markup(cardfaces.card_face(index, current_language(), current_pack(), named=named))
+
+
+def _code_face(code: str, named: bool = True) -> Markup | str:
+    """A card code drawn as :func:`_card_face` (anything else, such as the exchange's "+1", as it is)."""
+    return _card_face(CODES.index(code), named) if code in CODES else code
+
+
+def _card_face_pdf(index: int) -> Markup:
+    """A card drawn for a PDF sheet: the suit mark inline."""
+    return Markup(cardfaces.card_face(index, current_language(), current_pack(), inline=True, named=False))
+
+
+def _card_sprite() -> Markup:
+    """The suit marks of the match's pack, once per page, for the drawn cards to refer to."""
+    return Markup(cardfaces.sprite(current_pack()))

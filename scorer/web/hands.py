@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
 
-from ..engine.cards import CODES, SUIT
+from ..engine.cards import CODES, FOOL_INDEX, SUIT, TRUMP
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CHECK_BYTES, MAX_HANDS, MAX_TRICKS_TEXT
 from ..engine.messages import N_
@@ -376,7 +376,17 @@ def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None) ->
         "entry": tricks,
         "posted": request.method == "POST",
         "edit": hand is not None,
+        "rules": _play_rules(rules),
     }
+
+
+def _play_rules(rules: Any) -> dict[str, Any]:
+    """The engine's trick rules as data, so live.js can say whose turn it is without the server:
+    each card's suit and strength (the ruleset's card order, ``Ruleset.strength``), the Fool, who leads first."""
+    order = rules.pack_order
+    return {"codes": " ".join(CODES[c] for c in order), "suit": [SUIT[c] for c in order],
+            "strength": [rules.strength[c] for c in order],
+            "trump": TRUMP, "fool": CODES[FOOL_INDEX], "first_lead": rules.first_lead}
 
 
 def live_texts() -> dict[str, str]:

@@ -85,7 +85,9 @@ def share(token: str) -> str:
     if can_edit:
         links.append(("edit", url_for("matches.match_page", token=row.edit_token, _external=True)))
     links.append(("view", url_for("matches.match_page", token=row.view_token, _external=True)))
-    codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=2)) for kind, url in links]
+    # a quiet zone of four modules (what scanners need), drawn to scale by its viewBox
+    codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True))
+             for kind, url in links]
     changes = link_store.link_changes(get_db(), row.id) if can_edit else []
     return render_template("share.html", row=row, token=token, can_edit=can_edit, codes=codes, changes=changes)
 

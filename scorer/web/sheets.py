@@ -11,7 +11,7 @@ import csv
 import io
 from fractions import Fraction
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, g, render_template
 from flask_babel import force_locale
 
 from ..sheets.pdf import Sheet
@@ -28,6 +28,7 @@ def match_sheet(token: str) -> Response:
         view = match_view(token)
         with force_locale(view.record.language or current_language()):
             sheet = Sheet(view.record, view.results, view.table, words=page_words())
+            g.sheet_date = view.record.date or view.row.created_at[:10]  # the sheet is dated, in the app or not
             html = render_template("pdf_match.html", sheet=sheet)
             files = sheet.files()
         pdf = make_pdf(html, files)

@@ -16,6 +16,9 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorer import create_app
+from scorer.storage import store
+from scorer.web import get_db
+from tests.seed import hand_keys, seed_match
 
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
@@ -50,6 +53,82 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    """The app on a free port with a 12-hand match; yields its base URL and the pages to visit."""
+    folder = tmp_path_factory.mktemp("languages")
+    app = create_app({"DATABASE": str(folder / "languages.sqlite"), "SECRET_KEY": "browser-languages"})
+    edit, view = seed_match(app, hands=12)
+    keys = hand_keys(app, edit)
+    points, breach, honours = keys[1], keys[5], keys[3]
+    with app.app_context():
+        db = get_db()
+        row, _ = store.find_match(db, edit)
+        hand = store.get_hand(db, row.id, keys[0])
+        store.update_hand(db, row.id, hand.key, {**hand.record, "notes": "Rivista al tavolo"},
+                          expected_version=hand.version)
+        gone = store.get_hand(db, row.id, keys[11])
+        store.delete_hand(db, row.id, gone.key, expected_version=gone.version)
+    m = f"/m/{edit}"
+    pages = {
+        "home": "/",
+        "new-match": "/new",
+        "match": f"{m}/",
+        "match-view-only": f"/m/{view}/",
+        "share": f"{m}/share",
+        "hand-points": f"{m}/hands/{points}/",
+        "hand-revoke": f"{m}/hands/{breach}/",
+        "entry-points": f"{m}/hands/new/points",
+        "entry-cards": f"{m}/hands/new/cards",
+        "entry-honours": f"{m}/hands/new/honours",
+        "entry-live": f"{m}/hands/new/live",
+        "edit-honours": f"{m}/hands/{honours}/edit",
+        "edit-live-revoke": f"{m}/hands/{breach}/edit",
+        "history": f"{m}/hands/{keys[0]}/history",
+        "deleted-hands": f"{m}/deleted",
+        "audit": f"{m}/hands/{breach}/audit",
+        "audit-trick-4": f"{m}/hands/{breach}/audit?t=4",
+        "audit-what-if": f"{m}/hands/{breach}/audit?t=20&award=4-2",
+        "import": "/import",
+        "import-hand": f"{m}/import",
+        "audit-upload": "/audit",
+        "error-404": "/m/no-such-match/",
+    }
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", pages
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    if not AXE.exists():
+        pytest.fail("axe-core is missing: `make test` installs it (npm install --no-save axe-core@4).")
+    return AXE.read_text()
+
+
+def violations(page: Any, axe_source: str) -> list[str]:
+    """axe-core's findings on the page as it is now, one line each (every rule, every impact)."""
+    if not page.evaluate("() => !!window.axe"):
+        page.evaluate(axe_source + "\n;0")  # through DevTools: the page's CSP does not apply
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => v.id + ' (' + v.impact + '): ' +
+            v.nodes.slice(0, 4).map(n => n.target.join(' ') + (n.failureSummary ? ' — ' +
+            n.failureSummary.split('\\n').slice(1, 2).join('') : '')).join(' | '));
+    }""")
+    return list(found)
 
 
 class Taps:

@@ -36,14 +36,11 @@ def test_edit_a_hand_then_restore_the_old_version(page: Any, live_server: str, t
     expect(page.locator("h1")).to_contain_text("Change hand 1")
     for field, value in (("#points_0", "31"), ("#points_1", "22"), ("#points_2", "25")):
         expect(page.locator(field)).to_have_value(value)  # reopened as it was recorded
-    type_into(page, taps, "#points_0", "40", replace=True)
-    expect(page.locator("#points-total")).to_have_text("Total 87 of 78")
-    taps.tap("#points_2")
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Backspace")  # Carla's is the rest: emptied, it shows the rest and fills in when left
-    expect(page.locator("#points_2")).to_have_attribute("placeholder", "16")
-    page.locator("#points_2").blur()
-    expect(page.locator("#points_2")).to_have_value("16")
+    expect(page.locator("#points_2")).to_have_class("num auto")  # the last is the rest, as in a new hand
+    type_into(page, taps, "#points_0", "40")  # the tap selects Anna's 31: typing replaces it
+    expect(page.locator("#points_0")).to_have_value("40")
+    expect(page.locator("#points_2")).to_have_value("16")  # Carla's rest follows
+    expect(page.locator("#points-total")).to_have_text("Total 78 of 78")
     assert no_overflow(page) == []
     shot("hand-edit")
     taps.tap("#save")

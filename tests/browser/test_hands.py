@@ -29,10 +29,10 @@ from tests.seed import dealt_by
 
 pytestmark = pytest.mark.browser
 
-POINTS_TAPS = 6
+POINTS_TAPS = 4
 """At most this many taps from the match page to a hand saved as counted points."""
-LIVE_TAPS = 80
-"""At most this many taps from the match page to a full 25-trick record saved live (75 cards played)."""
+LIVE_TAPS = 77
+"""At most this many taps from the match page to a full 25-trick record saved live (75 cards, the save, one more)."""
 
 
 def test_record_counted_points(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
@@ -101,10 +101,13 @@ def test_record_captured_cards_then_counting_cards(page: Any, live_server: str, 
     expect(page.locator('#grid [data-card="T5"]')).to_have_class("s-t rest")
     assert no_overflow(page) == []
     shot("hand-cards-entry")
-    taps.tap("#save")
+    taps.tap("#save")  # first the counts, to check against the real piles: one tap says they match
+    expect(page.locator("#pile-check")).to_be_visible()
+    expect(page.locator("#pile-check-list li")).to_have_text(["Anna: 13", "Bruno: 24", "Carla: 41"])
+    taps.tap("#pile-check-ok")
     expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
                       next_dealer="Carla", totals=("-11", "1", "10"))
-    assert taps.count == 1 + 13 + 1 + 24 + 2 + 1
+    assert taps.count == 1 + 13 + 1 + 24 + 2 + 1 + 1
     (stored,) = stored_hands(page, match_url)
     assert sorted(stored["captured"]["Carla"]) == sorted(piles["Carla"])
     shot("hand-cards-saved")
@@ -154,7 +157,8 @@ def test_record_a_hand_live_trick_by_trick(page: Any, live_server: str, taps: Ta
             if k == 1 and n in (1, 13):  # mid-trick the page says who plays next
                 expect(page.locator("#whose-turn")).to_have_text(f"Trick {n}: {trick['seats'][1]} to play")
             taps.tap(f'#grid [data-card="{card}"]')
-            expect(page.locator(f'#grid [data-card="{card}"]')).to_be_hidden()  # a played card leaves the grid
+            # a played card keeps its place, greyed: nothing slides under the next tap
+            expect(page.locator(f'#grid [data-card="{card}"]')).to_have_attribute("aria-disabled", "true")
             if n == 5 and k == 2:
                 shot("hand-live-revoke")
                 # the Bagatto proves Carla held a trump in trick 4: flagged at once, next to its trick
@@ -164,7 +168,7 @@ def test_record_a_hand_live_trick_by_trick(page: Any, live_server: str, taps: Ta
                 expect(page.locator('#tricks li[data-trick="4"]')).to_have_class("breach")
                 # undo the proof once: the revoke is no longer proved; play it again: it is
                 taps.tap("#undo")
-                expect(page.locator(f'#grid [data-card="{card}"]')).to_be_visible()
+                expect(page.locator(f'#grid [data-card="{card}"]')).to_have_attribute("aria-disabled", "false")
                 expect(page.locator("#whose-turn")).to_have_text("Trick 5: Carla to play")
                 expect(page.locator("#problems")).to_be_hidden()
                 taps.tap(f'#grid [data-card="{card}"]')
@@ -188,9 +192,9 @@ def test_record_a_hand_live_trick_by_trick(page: Any, live_server: str, taps: Ta
     taps.tap("#save-anyway")
     expect_match_page(page, saved="Hand 1 saved: Anna -5 · Bruno 4 · Carla 1. Marked: Revoke in trick 4.",
                       next_hand=2, next_dealer="Carla", totals=("-5", "4", "1"))
-    expect(page.locator("table.standings tbody tr")).to_have_class("marked")
-    assert taps.count <= LIVE_TAPS
+    expect(page.locator("table.standings tbody tr")).to_have_class("marked open")
     assert taps.count == 1 + 75 + 2 + 1  # Live, the cards, undo and replay one, Save anyway
+    assert taps.count - 2 <= LIVE_TAPS  # without the slip this test makes on purpose
     (stored,) = stored_hands(page, match_url)
     assert [t["cards"] for t in stored["tricks"]] == [t["cards"] for t in tricks]
     assert sorted(stored["discard"]) == sorted(fixture("classic-breach")["discard"])
@@ -246,6 +250,7 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     page.fill("#cards_0", " ".join(piles["Anna"] + ["KB"]))
     page.fill("#cards_1", " ".join(piles["Bruno"]))
     taps.tap("#save")
+    taps.tap("#pile-check-ok")
     expect(page.locator("#outcome")).to_have_text("This hand cannot be saved: fix what is listed below.")
     twice = page.locator('#cards #problems li[data-code="duplicate_card"]')
     expect(twice).to_have_attribute("data-card", "KB")
@@ -258,6 +263,7 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     taps.tap("#as-text summary")
     page.fill("#cards_0", " ".join(piles["Anna"]))
     taps.tap("#save")
+    taps.tap("#pile-check-ok")
     expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
                       next_dealer="Carla", totals=("-11", "1", "10"))
 

@@ -1,0 +1,150 @@
+"""Everyone at the table: axe-core finds nothing on any page or state, light and dark.
+
+axe-core comes from the npm registry into the git-ignored node_modules (``make test`` installs it); it
+is run in the page through Playwright, every rule of every impact. English goes through every page
+and every state the flows reach (a card grid with all three piles, the pile check, errors shown, the
+live entry mid-trick, the audit with a what-if) in both colour schemes, and leaves a screenshot of
+each; test_languages runs it on every page in the other languages (two of them dark). Also here: no
+sideways scrolling at 320 px on the card grid, every tap target at least 44 x 44 px.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import SCREENSHOTS, no_overflow, violations
+
+pytestmark = pytest.mark.browser
+
+SCHEMES = ("light", "dark")
+
+def small_targets(page: Any) -> list[str]:
+    """Visible controls smaller than 44 x 44 px; links inside a sentence are exempt (WCAG 2.5.8)."""
+    return list(page.evaluate("""() => {
+        const bad = [];
+        const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex="0"]';
+        for (const el of document.querySelectorAll(sel)) {
+            const r = el.getBoundingClientRect();
+            if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+            if (el.tagName === 'A' && el.closest('p, li, td, small, .muted')) continue;
+            let box = r;
+            if (el.tagName === 'INPUT' && (el.type === 'radio' || el.type === 'checkbox')) {
+                const label = el.closest('label');  // the label is the target
+                if (label) box = label.getBoundingClientRect();
+            }
+            if (box.width < 43.5 || box.height < 43.5)
+                bad.push(el.tagName + (el.id ? '#' + el.id : '') + ' ' +
+                         Math.round(box.width) + 'x' + Math.round(box.height));
+        }
+        return bad;
+    }"""))
+
+
+def state_steps(base: str, pages: dict[str, str]) -> dict[str, Callable[[Any], None]]:
+    """The states the flows reach beyond a page as it opens: what to do on it to get there."""
+
+    def cards_three_piles(page: Any) -> None:
+        page.goto(base + pages["entry-cards"])
+        page.locator("#pick-0").click()
+        for code in ("KC", "QC", "T1"):
+            page.locator(f'#grid [data-card="{code}"]').click()
+        page.locator("#pick-1").click()
+        for code in ("KD", "T21"):
+            page.locator(f'#grid [data-card="{code}"]').click()
+        page.locator("#pick-2").click()
+        page.locator('#grid [data-card="M"]').click()  # and the rest goes to Carla too
+
+    def pile_check(page: Any) -> None:
+        cards_three_piles(page)
+        page.locator("#save").click()
+        page.locator("#pile-check").wait_for()
+
+    def points_refused(page: Any) -> None:
+        page.goto(base + pages["entry-points"])
+        for field, value in (("#points_0", "31"), ("#points_1", "22")):
+            page.locator(field).fill(value)
+        page.locator("#points_2").fill("24")
+        page.locator("#save").click()
+        page.locator("#outcome").wait_for()
+
+    def new_match_refused(page: Any) -> None:
+        page.goto(base + pages["new-match"])
+        page.locator("form button[type=submit]").last.click()
+        page.locator(".problem").first.wait_for()
+
+    def live_mid_trick(page: Any) -> None:
+        page.goto(base + pages["entry-live"], wait_until="networkidle")
+        page.locator("#grid button[aria-disabled=false]").first.click()
+        page.locator("#grid button[aria-disabled=false]").nth(5).click()
+        page.wait_for_load_state("networkidle")
+
+    def live_breach(page: Any) -> None:
+        page.goto(base + pages["edit-live-revoke"], wait_until="networkidle")
+        page.locator("#problems li").first.wait_for()
+
+    return {"state-cards-three-piles": cards_three_piles, "state-pile-check": pile_check,
+            "state-points-refused": points_refused, "state-new-match-refused": new_match_refused,
+            "state-live-mid-trick": live_mid_trick, "state-live-breach": live_breach}
+
+
+@pytest.fixture(scope="module")
+def phones(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A page in each colour scheme, kept for the whole sweep."""
+    contexts = {s: browser.new_context(**browser_context_args, color_scheme=s) for s in SCHEMES}
+    yield {s: c.new_page() for s, c in contexts.items()}
+    for c in contexts.values():
+        c.close()
+
+
+def _visit(page: Any, base: str, path: str, language: str) -> None:
+    url = f"{base}{path}{'&' if '?' in path else '?'}lang={language}"
+    page.goto(url, wait_until="networkidle" if "/live" in path or "new/live" in path else "load")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_page_and_state_in_english_has_no_axe_violation(phones: dict[str, Any], site: Any, axe_source: str,
+                                                              scheme: str) -> None:
+    base, pages = site
+    page = phones[scheme]
+    SCREENSHOTS.mkdir(exist_ok=True)
+    found: dict[str, list[str]] = {}
+    small: dict[str, list[str]] = {}
+    _visit(page, base, "/", "en")  # the language sticks for the states below
+    for name, path in pages.items():
+        _visit(page, base, path, "en")
+        if v := violations(page, axe_source):
+            found[name] = v
+        if s := small_targets(page):
+            small[name] = s
+        page.screenshot(path=str(SCREENSHOTS / f"{scheme}-{name}.png"), full_page=True)
+    for name, step in state_steps(base, pages).items():
+        step(page)
+        if v := violations(page, axe_source):
+            found[name] = v
+        if s := small_targets(page):
+            small[name] = s
+        page.screenshot(path=str(SCREENSHOTS / f"{scheme}-{name}.png"), full_page=True)
+    assert found == {}, json.dumps(found, indent=1)
+    assert small == {}, json.dumps(small, indent=1)
+
+
+def test_the_card_grid_fits_320_px_without_sideways_scrolling(browser: Any, browser_context_args: dict[str, Any],
+                                                              site: Any) -> None:
+    base, pages = site
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": 320, "height": 640}})
+    page = context.new_page()
+    try:
+        for name in ("entry-cards", "entry-honours", "entry-live", "match", "audit-what-if"):
+            for language in ("en", "de", "fi"):
+                _visit(page, base, pages[name], language)
+                page.screenshot(path=str(SCREENSHOTS / f"320px-{language}-{name}.png"), full_page=True)
+                assert page.evaluate("document.documentElement.scrollWidth") <= 320, (name, language)
+                assert no_overflow(page) == [], (name, language)
+                assert small_targets(page) == [], (name, language)
+    finally:
+        context.close()
