@@ -99,7 +99,7 @@ def _assets() -> list[str]:
     folder = Path(str(current_app.static_folder))
     files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
     urls = [url_for("static", filename=f) for f in files if f not in NOT_PRECACHED]
-    urls += [url_for(".icon", kind=k, size=s, v=static_version()) for k in ICON_KINDS for s in ICON_SIZES]
+    urls += [url_for(".icon", kind=k, size=s) for k in ICON_KINDS for s in ICON_SIZES]  # drawn by code, not files
     return urls + [url_for(".manifest")]
 
 
@@ -124,12 +124,10 @@ def manifest() -> Response:
         "short_name": _("Scarto"),
         "lang": str(get_locale() or "en"),
         "start_url": "/",
-        "scope": "/",
-        "id": "/",
         "display": "standalone",
         "theme_color": THEME,
         "background_color": BACKGROUND,
-        "icons": [{"src": url_for(".icon", kind=k, size=s, v=static_version()), "sizes": f"{s}x{s}",
+        "icons": [{"src": url_for(".icon", kind=k, size=s), "sizes": f"{s}x{s}",
                    "type": "image/png", "purpose": k} for k in ICON_KINDS for s in ICON_SIZES],
     }
     response = Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
