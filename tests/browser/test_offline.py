@@ -342,3 +342,27 @@ def test_chromium_finds_the_app_installable(live_server: str, playwright: Any, t
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     finally:
         context.close()
+
+
+def test_a_new_version_takes_over_at_the_next_page_load(page: Any, live_server: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorer.web import offline
+
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    version = re.search(r"/static/app\.css\?v=([0-9a-f]{12})", page.content())
+    assert version
+    old = page.evaluate("caches.keys()")
+    assert [k for k in old if k.startswith("scarto-assets-")] == [f"scarto-assets-{version.group(1)}"]
+    monkeypatch.setattr(offline, "static_version", lambda: "0123456789ab")  # the static files changed
+    page.goto(match_url)  # this load finds the new worker; it installs beside the old files
+    until(page, "caches.keys().then(k => k.includes('scarto-assets-0123456789ab'))")
+    until(page, "navigator.serviceWorker.getRegistration().then(r => !r.waiting && !r.installing)")
+    page.goto(match_url)  # the next load: the new version's page, with the new version's files
+    assert "/static/app.css?v=0123456789ab" in page.content()
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-mark")).to_be_visible()
+    # the page and its files belong together: its style sheet came from the new version's cache
+    assert page.evaluate("[...document.styleSheets].map(s => s.href).join(' ')").count("v=0123456789ab") == 1
+    assert page.evaluate("document.styleSheets[0].cssRules.length") > 10
