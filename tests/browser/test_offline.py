@@ -366,3 +366,25 @@ def test_a_new_version_takes_over_at_the_next_page_load(page: Any, live_server: 
     # the page and its files belong together: its style sheet came from the new version's cache
     assert page.evaluate("[...document.styleSheets].map(s => s.href).join(' ')").count("v=0123456789ab") == 1
     assert page.evaluate("document.styleSheets[0].cssRules.length") > 10
+
+
+def test_the_home_screen_is_offered_once(page: Any, live_server: str) -> None:
+    """Where the browser fires beforeinstallprompt, the match page offers it, once, out of the way."""
+    match_url = new_match(page, live_server)
+    page.goto(match_url)
+    fire = """() => {
+        const event = new Event('beforeinstallprompt', { cancelable: true });
+        event.prompt = () => { window.prompted = (window.prompted || 0) + 1; return Promise.resolve(); };
+        window.dispatchEvent(event);
+        return event.defaultPrevented;
+    }"""
+    assert page.evaluate(fire) is True  # the browser's own banner is held back for ours
+    offer = page.locator("#install")
+    expect(offer).to_contain_text("Keep Scarto on the home screen: it opens even without a connection.")
+    expect(page.locator("main > *").last).to_have_id("install")  # below the match, not over it
+    offer.get_by_role("button", name="Add to home screen").click()
+    assert page.evaluate("window.prompted") == 1
+    expect(offer).to_have_count(0)
+    page.reload()
+    assert page.evaluate(fire) is False  # asked once: never again
+    expect(page.locator("#install")).to_have_count(0)
