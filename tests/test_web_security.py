@@ -67,7 +67,7 @@ class World:
 
     def values(self, token: str | None = None, **override: str) -> dict[str, str]:
         return {"token": self.edit if token is None else token, "key": self.keys[1], "version": "1",
-                "form": "points", "blob": self.blob, "filename": "app.css", **override}
+                "form": "points", "blob": self.blob, "filename": "app.css", "kind": "any", "size": "192", **override}
 
     def url(self, rule: Rule, token: str | None = None, **override: str) -> str:
         values = self.values(token, **override)
@@ -251,7 +251,8 @@ def test_pages_hold_nothing_inline(client: FlaskClient, world: World, rule: Rule
         if response.mimetype != "text/html":  # a file: the browser must not sniff it into a page
             assert response.headers["X-Content-Type-Options"] == "nosniff", rule.rule
             assert response.mimetype in ("application/json", "application/pdf", "text/csv", "text/css",
-                                         "text/javascript", "image/svg+xml"), rule.rule
+                                         "text/javascript", "image/svg+xml", "image/png",
+                                         "application/manifest+json"), rule.rule
             return
         page = response.get_data(as_text=True)
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), rule.rule

@@ -21,9 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, request, url_for
+from flask import Blueprint, Response, abort, current_app, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
 
 from ..engine.messages import N_
 from ..storage import store
@@ -89,9 +90,16 @@ def _versioned_static(endpoint: str, values: dict[str, Any]) -> None:
 
 @bp.after_app_request
 def _assets_header(response: Response) -> Response:
-    """Pages say which version of the files they name, so the service worker keeps those while needed."""
+    """Pages say which version of the files they name, so the service worker keeps those while needed.
+
+    Every page also starts the phone's CSRF secret if it has none: the service worker fetches the
+    entry forms right after the match page, and two requests that each started a secret of their
+    own would leave the phone with forms whose tokens its cookie no longer matches.
+    """
     if response.mimetype == "text/html":
         response.headers["X-Scarto-Assets"] = static_version()
+        if "csrf_token" not in session:
+            generate_csrf()
     return response
 
 
