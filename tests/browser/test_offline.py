@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS
-from tests.browser.handflows import new_match, stored_hands, tricks_as_played
+from tests.browser.handflows import new_match, new_match_links, stored_hands, tricks_as_played
 from tests.seed import dealt_by
 from tests.serverutil import csrf_token, hidden
 
@@ -300,31 +300,36 @@ def test_an_edit_a_delete_and_a_restore_made_offline_are_sent_once(page: Any, li
     assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31]
 
 
-def test_a_watching_phone_shows_a_new_hand_without_a_reload(page: Any, phone: Callable[[], Any],
-                                                           live_server: str) -> None:
-    match_url = new_match(page, live_server)
-    watcher = phone()
-    watcher.goto(match_url)
-    expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
-    watcher.evaluate("window.scarto_marker = 'not reloaded'")
-    watcher.locator("details summary").first.click()  # a section the player opened stays open
+def test_watching_phones_show_a_new_hand_without_a_reload(page: Any, phone: Callable[[], Any],
+                                                          live_server: str) -> None:
+    match_url, view_url = new_match_links(page, live_server)
+    watchers = [phone(), phone()]
+    for watcher, url in zip(watchers, (match_url, view_url), strict=True):  # the edit link and the view link
+        watcher.goto(url)
+        expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+        watcher.evaluate("window.scarto_marker = 'not reloaded'")
+        watcher.locator("details summary").first.click()  # a section the player opened stays open
     page.goto(match_url + "hands/new/points")
     page.locator("#points_0").fill("31")
     page.locator("#points_1").fill("22")
     saved_at = time.monotonic()
     page.locator("#save").click()
     expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
-    expect(watcher.locator(".next h2")).to_have_text("Hand 2 — Bruno deals", timeout=UPDATE_SECONDS * 1000)
+    for watcher in watchers:
+        expect(watcher.locator(".next h2")).to_have_text("Hand 2 — Bruno deals", timeout=UPDATE_SECONDS * 1000)
     assert time.monotonic() - saved_at < UPDATE_SECONDS
-    expect(watcher.locator("table.standings tbody tr")).to_have_count(1)
-    assert watcher.evaluate("window.scarto_marker") == "not reloaded"
-    assert watcher.evaluate("document.querySelector('main details').open")
+    for watcher in watchers:
+        expect(watcher.locator("table.standings tbody tr")).to_have_count(1)
+        assert watcher.evaluate("window.scarto_marker") == "not reloaded"
+        assert watcher.evaluate("document.querySelector('main details').open")
+    expect(watchers[1].locator("#record-points")).to_have_count(0)  # the view link stays view-only
 
     # a delete shows too
     page.goto(match_url)
     page.locator("table.standings tbody tr:nth-child(1) a").click()
     page.locator("#delete button").click()
-    expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals", timeout=UPDATE_SECONDS * 1000)
+    for watcher in watchers:
+        expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals", timeout=UPDATE_SECONDS * 1000)
 
 
 def test_chromium_finds_the_app_installable(live_server: str, playwright: Any, tmp_path: Path) -> None:
