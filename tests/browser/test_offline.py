@@ -85,6 +85,7 @@ def waiting(page: Any) -> Any:
     return page.locator("#waiting li")
 
 
+@pytest.mark.slow
 def test_offline_the_match_opens_marked_and_hands_in_all_four_forms_are_sent_once_in_order(
         page: Any, live_server: str) -> None:
     match_url = new_match(page, live_server)
@@ -194,6 +195,7 @@ def test_a_save_whose_answer_was_lost_is_sent_again_and_stored_once(page: Any, l
     expect(page.locator("#waiting")).to_have_count(0)
 
 
+@pytest.mark.slow
 def test_two_phones_save_hand_4_one_of_them_offline_and_the_player_decides(
         page: Any, phone: Callable[[], Any], live_server: str) -> None:
     match_url = new_match(page, live_server)
@@ -257,6 +259,7 @@ def test_a_held_entry_can_be_thrown_away_when_it_was_the_same_hand(
     assert len(stored_hands(page, match_url)) == 1
 
 
+@pytest.mark.slow
 def test_an_edit_a_delete_and_a_restore_made_offline_are_sent_once(page: Any, live_server: str) -> None:
     match_url = new_match(page, live_server)
     add_hand(page, match_url, "Anna", (31, 22, 25))
@@ -300,6 +303,7 @@ def test_an_edit_a_delete_and_a_restore_made_offline_are_sent_once(page: Any, li
     assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31]
 
 
+@pytest.mark.slow
 def test_watching_phones_show_a_new_hand_without_a_reload(page: Any, phone: Callable[[], Any],
                                                           live_server: str) -> None:
     match_url, view_url = new_match_links(page, live_server)
