@@ -50,9 +50,9 @@ def test_a_live_save_reads_judges_and_writes_the_new_hand_once(client: FlaskClie
     _wrap_everywhere(monkeypatch, scoring.score_hand, judged)
     insert = store._insert_hand
 
-    def counting_insert(db: Any, match_id: int, position: int, data: dict[str, Any], stamp: str) -> int:
+    def counting_insert(db: Any, match_id: int, position: int, data: dict[str, Any], *rest: Any) -> int:
         written.append(data)
-        return insert(db, match_id, position, data, stamp)
+        return insert(db, match_id, position, data, *rest)
 
     monkeypatch.setattr(store, "_insert_hand", counting_insert)
 

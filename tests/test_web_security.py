@@ -25,6 +25,7 @@ from scorer.engine.records import parse_hand
 from scorer.storage import store
 from scorer.web import get_db
 from scorer.web.context import encode_record
+from scorer.web.safety import OPEN_FILES
 from tests.seed import dealt_by, hand_keys, seed_match
 from tests.webutil import csrf_token
 
@@ -69,7 +70,7 @@ class World:
 
     def values(self, token: str | None = None, **override: str) -> dict[str, str]:
         return {"token": self.edit if token is None else token, "key": self.keys[1], "version": "1",
-                "form": "points", "blob": self.blob, "filename": "app.css", **override}
+                "form": "points", "blob": self.blob, "filename": "app.css", "kind": "any", "size": "192", **override}
 
     def url(self, rule: Rule, token: str | None = None, **override: str) -> str:
         values = self.values(token, **override)
@@ -257,7 +258,8 @@ def test_pages_hold_nothing_inline(client: FlaskClient, world: World, rule: Rule
         if response.mimetype != "text/html":  # a file: the browser must not sniff it into a page
             assert response.headers["X-Content-Type-Options"] == "nosniff", rule.rule
             assert response.mimetype in ("application/json", "application/pdf", "text/csv", "text/css",
-                                         "text/javascript", "image/svg+xml"), rule.rule
+                                         "text/javascript", "image/svg+xml", "image/png",
+                                         "application/manifest+json"), rule.rule
             return
         page = response.get_data(as_text=True)
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), rule.rule
@@ -378,7 +380,7 @@ def test_a_lone_surrogate_escape_is_refused(client: FlaskClient, address: str, t
 # --- caches, the proxy, the log (issue 12) ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rule", [r for r in GET_RULES if r.endpoint != "static"], ids=rule_id)
+@pytest.mark.parametrize("rule", [r for r in GET_RULES if r.endpoint not in OPEN_FILES], ids=rule_id)
 def test_no_token_answer_may_be_kept_by_a_cache(client: FlaskClient, world: World, rule: Rule) -> None:
     """HTML, JSON, CSV, PDF: nothing a token (or a hand in an audit link) opens may be stored by a browser or proxy."""
     for token in (world.edit, world.view):
@@ -386,6 +388,12 @@ def test_no_token_answer_may_be_kept_by_a_cache(client: FlaskClient, world: Worl
             assert response.headers.get("Cache-Control") == "no-store", f"{rule.rule} ({response.status_code})"
         if "token" not in rule.arguments:
             break
+
+
+def test_only_the_apps_own_files_keep_their_caching() -> None:
+    """The service worker, the manifest and the icons are the same for everyone and take no token."""
+    assert OPEN_FILES == {"static", "offline.service_worker", "offline.manifest", "offline.icon"}
+    assert all("token" not in r.arguments for r in GET_RULES if r.endpoint in OPEN_FILES)
 
 
 def test_the_api_answer_with_the_edit_link_and_error_answers_are_not_cached(client: FlaskClient) -> None:

@@ -153,8 +153,14 @@ def _m006_kept_audits(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX idx_kept_audits_kept_at ON kept_audits (kept_at)")
 
 
+def _m007_entry_keys(db: sqlite_utils.Database) -> None:
+    """Each change carries the phone's idempotency key, so a retried save is recognised, not stored twice."""
+    db.execute("ALTER TABLE revisions ADD COLUMN entry_key TEXT")
+    db.execute("CREATE INDEX idx_revisions_entry_key ON revisions (entry_key) WHERE entry_key IS NOT NULL")
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
-                               _m004_hand_results, _m005_link_changes, _m006_kept_audits]
+                               _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

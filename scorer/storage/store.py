@@ -310,32 +310,58 @@ def _last_id(pk: Any) -> int:
 
 
 def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record: dict[str, Any],
-                 stamp: str) -> int:
+                 stamp: str, entry_key: str | None = None) -> int:
     key = secrets.token_hex(6)
     # plain SQL: sqlite-utils' insert reads the schema first, inside the write lock
     hand_id = _last_id(db.execute(
         "INSERT INTO hands (match_id, key, position, record, version, deleted_at, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, 1, NULL, ?, ?)",
         [match_id, key, position, json.dumps(record, ensure_ascii=False), stamp, stamp]).lastrowid)
-    _revision(db, hand_id, 1, "create", record, stamp)
+    _revision(db, hand_id, 1, "create", record, stamp, entry_key)
     return hand_id
 
 
 def _revision(db: sqlite_utils.Database, hand_id: int, version: int, action: str, record: dict[str, Any],
-              stamp: str) -> None:
-    db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) VALUES (?, ?, ?, ?, ?)",
-               [hand_id, version, action, json.dumps(record, ensure_ascii=False), stamp])
+              stamp: str, entry_key: str | None = None) -> None:
+    db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at, entry_key) "
+               "VALUES (?, ?, ?, ?, ?, ?)",
+               [hand_id, version, action, json.dumps(record, ensure_ascii=False), stamp, entry_key])
+
+
+@dataclass(frozen=True)
+class Done:
+    """A change already stored under an idempotency key: the hand it made and what it was."""
+
+    hand: HandRow
+    action: str
+    version: int
+
+
+def entry_done(db: sqlite_utils.Database, match_id: int, entry_key: str | None) -> Done | None:
+    """The change this phone's key already made in the match (a retry after a lost answer), if any."""
+    if not entry_key:
+        return None
+    rows = list(db.query("SELECT h.*, r.action AS r_action, r.version AS r_version FROM revisions r "
+                         "JOIN hands h ON h.id = r.hand_id WHERE r.entry_key = ? AND h.match_id = ? "
+                         "ORDER BY r.id LIMIT 1", [entry_key, match_id]))
+    if not rows:
+        return None
+    row = rows[0]
+    action, version = row.pop("r_action"), row.pop("r_version")
+    return Done(_hand_row(row, _settings(db, match_id)), action, version)
 
 
 def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
-             expected_count: int | None = None, result: HandResult | None = None) -> HandRow:
+             expected_count: int | None = None, result: HandResult | None = None,
+             entry_key: str | None = None) -> HandRow:
     """Append a hand; ``expected_count`` is how many hands the phone saw when it started.
 
     If somebody saved a hand in between, the hand this phone meant as hand N
     would silently become hand N+1: Conflict instead, with the hand that was saved.
     ``result`` is the hand judged (the caller has it); judged here if not given. Both
     happen before the write lock is taken: inside it only the count, the last hand's
-    running totals and the writes.
+    running totals and the writes. A hand already stored under ``entry_key`` (the phone
+    retrying after a lost answer) is returned as it is.
     """
     settings = _settings(db, match_id)
     if not settings:
@@ -345,6 +371,9 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
     summary = _summary(result)
     stamp = now()
     with _writing(db):
+        done = entry_done(db, match_id, entry_key)
+        if done is not None:
+            return done.hand
         _touch(db, match_id, stamp)
         count, position, latest = next(iter(db.execute(
             "SELECT (SELECT COUNT(*) FROM hands WHERE match_id = ?1 AND deleted_at IS NULL),"
@@ -356,7 +385,7 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
                 f"Hand {expected_count + 1} was saved from another phone while you were entering it.",
                 _hand_by_id(db, latest, settings) if latest is not None else None,
             )
-        hand_id = _insert_hand(db, match_id, (position or 0) + 1, record, stamp)
+        hand_id = _insert_hand(db, match_id, (position or 0) + 1, record, stamp, entry_key)
         match = _settings_record(json.dumps(settings, sort_keys=True))
         before = _running_after(db, latest, count) if latest is not None else Running.start(match)
         if before is None:  # the results before it are missing or from another engine: all again
@@ -371,9 +400,13 @@ def _hand_by_id(db: sqlite_utils.Database, hand_id: int, settings: dict[str, Any
 
 
 def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
-            action: str, record: dict[str, Any] | None, deleted: bool | None) -> HandRow:
+            action: str, record: dict[str, Any] | None, deleted: bool | None,
+            entry_key: str | None = None) -> HandRow:
     stamp = now()
     with _writing(db):
+        done = entry_done(db, match_id, entry_key)
+        if done is not None and done.hand.key == key:  # a retry: this change is stored already
+            return get_hand(db, match_id, key)
         _touch(db, match_id, stamp)
         hand = get_hand(db, match_id, key)
         if expected_version is not None and hand.version != expected_version:
@@ -386,38 +419,49 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
             changes["deleted_at"] = stamp if deleted else None
         db.execute(f"UPDATE hands SET {', '.join(f'{name} = ?' for name in changes)} WHERE id = ?",
                    [*changes.values(), hand.id])
-        _revision(db, hand.id, version, action, new_record, stamp)
+        _revision(db, hand.id, version, action, new_record, stamp, entry_key)
         # the hand's result and the running totals of the hands after it are made again
         _rebuild(db, match_id, hand.settings, from_position=hand.position)
         return get_hand(db, match_id, key)
 
 
 def update_hand(db: sqlite_utils.Database, match_id: int, key: str, record: dict[str, Any],
-                expected_version: int | None = None) -> HandRow:
-    """Save an edit as a new revision."""
-    return _change(db, match_id, key, expected_version, "edit", record, None)
+                expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
+    """Save an edit as a new revision (once per ``entry_key``)."""
+    return _change(db, match_id, key, expected_version, "edit", record, None, entry_key)
 
 
-def delete_hand(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None = None) -> HandRow:
+def delete_hand(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None = None,
+                entry_key: str | None = None) -> HandRow:
     """Mark a hand deleted (a revision too); :func:`undelete_hand` brings it back."""
-    return _change(db, match_id, key, expected_version, "delete", None, True)
+    return _change(db, match_id, key, expected_version, "delete", None, True, entry_key)
 
 
 def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str,
-                  expected_version: int | None = None) -> HandRow:
+                  expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
     """Bring a deleted hand back to its place in the match (a revision too)."""
-    return _change(db, match_id, key, expected_version, "undelete", None, False)
+    return _change(db, match_id, key, expected_version, "undelete", None, False, entry_key)
 
 
 def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
-                     expected_version: int | None = None) -> HandRow:
+                     expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
     """Make an old revision's record the current one (itself a new revision, undeleting the hand)."""
     with _writing(db):
         # one transaction, so the revision read is the one restored even if a save lands in between
         _touch(db, match_id, now())
         hand = get_hand(db, match_id, key)
         old = get_revision(db, hand.id, version)
-        return _change(db, match_id, key, expected_version, "restore", old.record, False)
+        return _change(db, match_id, key, expected_version, "restore", old.record, False, entry_key)
+
+
+def match_state(db: sqlite_utils.Database, match_id: int) -> str:
+    """A tag that changes with every change to the match's hands (add, edit, delete, restore).
+
+    Every change makes a revision, so the number of revisions grows with each one.
+    """
+    row = db.execute("SELECT COUNT(*), COALESCE(MAX(r.id), 0) FROM revisions r JOIN hands h ON h.id = r.hand_id "
+                     "WHERE h.match_id = ?", [match_id]).fetchone()
+    return f"{row[0]}-{row[1]}"
 
 
 def _hand_settings(db: sqlite_utils.Database, hand_id: int) -> dict[str, Any]:

@@ -88,7 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.after_request(_security_headers)
     app.after_request(_remember_language)
 
-    from . import api, audit, hands, history, matches, sheets, transfer
+    from . import api, audit, hands, history, matches, offline, sheets, transfer
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
@@ -97,6 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(audit.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(offline.bp)  # manifest, service worker, the match state tag
     csrf.exempt(api.bp)
     filters.register(app, LANGUAGES)
     return app

@@ -12,6 +12,7 @@ import base64
 import binascii
 import json
 import os
+import re
 import threading
 import unicodedata
 import zlib
@@ -346,3 +347,18 @@ def wants_json() -> bool:
     """Programs' addresses (the API, the .json files) get errors as JSON, people get a page."""
     return (request.path.startswith("/api/") or request.path.endswith((".json", "/live/check"))
             or request.is_json)
+
+
+# --- idempotency keys (static/offline.js) -------------------------------------------
+
+_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def entry_key(value: str | None) -> str | None:
+    """A phone's idempotency key for one entry (offline.js makes one per form), or None.
+
+    A key that does not look like one (a damaged or hand-made form) is ignored: the entry is
+    then simply saved without the protection against a retry.
+    """
+    value = (value or request.headers.get("Idempotency-Key") or "").strip()
+    return value if _KEY.fullmatch(value) else None

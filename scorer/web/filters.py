@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from ..engine.audit import AuditStep
 from ..engine.cards import CODES, SUIT, TRUMP
+from ..engine.messages import N_
 from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord
 from ..engine.validation import Problem
@@ -65,6 +66,7 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "codes": CODES,
         "card_sprite": _card_sprite,
         "error_attrs": error_attrs,
+        "sync_texts": sync_texts,
     })
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
 
@@ -159,3 +161,34 @@ def _card_face_pdf(index: int) -> Markup:
 def _card_sprite() -> Markup:
     """The suit marks of the match's pack, once per page, for the drawn cards to refer to."""
     return Markup(cardfaces.sprite(current_pack()))
+
+
+def sync_texts() -> dict[str, str]:
+    """The sentences sync.js shows on the match page, translated; it fills in the %(...)s itself."""
+    def js(text: str, *names: str) -> str:
+        return str(_(text, **{name: f"%({name})s" for name in names}))
+
+    return {
+        "title": _("Waiting on this phone: sent when the connection returns"),
+        "new": js(N_("Hand %(n)s, dealt by %(dealer)s"), "n", "dealer"),
+        "edit": _("A change to a hand"),
+        "delete": _("Deleting a hand"),
+        "undelete": _("Bringing a deleted hand back"),
+        "restore": _("Restoring an old version of a hand"),
+        "waiting": _("waiting"),
+        "taken": js(N_("Not saved: another phone saved hand %(n)s meanwhile. If yours is a different hand, save it as "
+                       "hand %(next)s; if it is the same hand, throw yours away."), "n", "next"),
+        "changed": _("Not saved: the hand was changed from another phone meanwhile."),
+        "confirm": _("The rules were broken in this hand. The table decides: save it marked, or open it and "
+                     "correct it."),
+        "refused": js(N_("Not saved: the app refused it (error %(status)s). Open it to see why."), "status"),
+        "save_as": js(N_("Save as hand %(n)s"), "n"),
+        "over": _("Save mine over it"),
+        "anyway": _("Save anyway, marked"),
+        "open": _("Open it"),
+        "discard": _("Throw it away"),
+        "discard_sure": _("Throw this entry away? It is not saved anywhere else."),
+        "install": _("Keep Scarto on the home screen: it opens even without a connection."),
+        "install_yes": _("Add to home screen"),
+        "install_no": _("Not now"),
+    }

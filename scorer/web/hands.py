@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
@@ -31,7 +31,7 @@ from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.validation import Problem
 from ..storage import store
-from .context import MatchPage, get_db, load_match, match_page_view
+from .context import MatchPage, entry_key, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
 
@@ -181,19 +181,22 @@ def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:
     db = get_db()
     try:
         expected = form.int_field("expected_count")
+        key = entry_key(form.entry_key.data)  # a retry after a lost answer finds its hand stored: answered alike
         if hand is None:
-            saved = store.add_hand(db, view.row.id, data, expected_count=expected, result=result)
+            saved = store.add_hand(db, view.row.id, data, expected_count=expected, result=result, entry_key=key)
         else:
-            saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"))
+            saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"),
+                                      entry_key=key)
     except store.Conflict as exc:
         return _refused(view, form, hand, _conflict(view, form, hand, exc))
     except EntryError as exc:
         return _refused(view, form, hand, Outcome(400, [exc.message], field=exc.field))
     except store.NotFound:
         abort(404)
-    number = (expected or 0) + 1 if hand is None else (view.number_of(saved.key) or view.next_number)
+    number = store.hand_number(db, saved) or view.next_number  # a retry answered as its first save was
     message = _saved_message(number, result, edited=hand is not None)
-    flash(message)
+    if ("message", message) not in session.get("_flashes", []):  # a retry whose first answer was lost: once
+        flash(message)
     target = url_for("matches.match_page", token=view.token)
     if request.is_json:
         return {"saved": True, "url": target, "hand_url": url_for(".hand_page", token=view.token, key=saved.key),

@@ -204,9 +204,13 @@ def _refuse_bad_host() -> Any:
 # --- headers and cookies -----------------------------------------------------------------
 
 
+OPEN_FILES = frozenset({"static", "offline.service_worker", "offline.manifest", "offline.icon"})
+"""The app's own files, the same for everyone and opened by no token: they keep their own caching."""
+
+
 def _no_store(response: Response) -> Response:
-    """Nothing but the static files may be kept by a browser or a proxy: the rest is opened by tokens."""
-    if request.endpoint != "static":
+    """Nothing but the app's own files may be kept by a browser or a proxy: the rest is opened by tokens."""
+    if request.endpoint not in OPEN_FILES:
         response.headers["Cache-Control"] = "no-store"
     return response
 
