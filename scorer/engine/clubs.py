@@ -305,6 +305,6 @@ def player_detail(summaries: Iterable[MatchSummary], seats: Seats, key: Key,
     return PlayerDetail(row, tuple(history), tuple(met))
 
 
-def players_document(rows: Iterable[PlayerStats], names: Mapping[Key, str]) -> dict[str, Any]:
+def players_document(rows: Iterable[PlayerStats], names: Mapping[Any, str]) -> dict[str, Any]:
     """``scarto-players/1``: the table's figures, as ``GET players.json`` answers."""
     return {"format": PLAYERS_FORMAT, "players": [row.to_dict(names[row.key]) for row in rows]}

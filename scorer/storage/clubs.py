@@ -28,6 +28,7 @@ import sqlite_utils
 
 from ..engine.clubs import SUMMARY_VERSION, MatchSummary, summarise
 from ..engine.errors import ReadError, ScartoError
+from ..engine.messages import N_
 from ..engine.records import MatchRecord, match_to_dict, parse_match
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import score_hand
@@ -105,7 +106,7 @@ def clean_name(value: object, where: str = "name") -> str:
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
     if len(name) > MAX_NAME:
-        raise ReadError(f"{name[:20]!r}… is longer than {MAX_NAME} characters", where)
+        raise ReadError(N_("A name may be at most 40 characters long."), where)
     return name
 
 
@@ -117,7 +118,8 @@ def check_defaults(value: object, where: str = "defaults") -> dict[str, Any]:
         raise ReadError.of("record.not_object", where, kind=type(value).__name__)
     unknown = [k for k in value if k not in DEFAULT_KEYS]
     if unknown:
-        raise ReadError(f"{unknown[0]!r} is not a default a club keeps (only {', '.join(DEFAULT_KEYS)})", where)
+        raise ReadError(N_("A club keeps only these defaults: language, pack, ruleset, end, settle, stake."),
+                        f"{where}.{unknown[0]}")
     ruleset = find_ruleset(value.get("ruleset"))
     names = [f"P{i}" for i in range(1, ruleset.players + 1)]
     match = parse_match({**value, "format": "scarto-match/1", "players": names, "first_dealer": names[0],
@@ -515,11 +517,11 @@ def _date(value: object, where: str) -> str:
     from datetime import date
 
     if not isinstance(value, str):
-        raise ReadError(f"write the date as YYYY-MM-DD, not {json.dumps(value)}", where)
+        raise ReadError(N_("Write the date as YYYY-MM-DD."), where)
     try:
         return date.fromisoformat(value.strip()).isoformat()
     except ValueError as exc:
-        raise ReadError(f"{value!r} is not a date written YYYY-MM-DD", where) from exc
+        raise ReadError(N_("Write the date as YYYY-MM-DD."), where) from exc
 
 
 def parse_club(data: object) -> ClubFile:
@@ -555,7 +557,7 @@ def parse_club(data: object) -> ClubFile:
         players.append((player, _short(short)))
     raw_seasons = data.get("seasons", [])
     if not isinstance(raw_seasons, list):
-        raise ReadError("write the seasons as a list", "seasons")
+        raise ReadError(N_("Write the seasons as a list."), "seasons")
     seasons_ = []
     for i, entry in enumerate(raw_seasons):
         where = f"seasons[{i}]"
@@ -563,7 +565,7 @@ def parse_club(data: object) -> ClubFile:
             raise ReadError.of("record.not_object", where, kind=type(entry).__name__)
         start, end = _date(entry.get("from"), f"{where}.from"), _date(entry.get("to"), f"{where}.to")
         if end < start:
-            raise ReadError("the season ends before it begins", where)
+            raise ReadError(N_("The season ends before it begins."), where)
         seasons_.append((clean_name(entry.get("name"), f"{where}.name"), start, end))
     raw_matches = data.get("matches", [])
     if not isinstance(raw_matches, list):
@@ -574,19 +576,20 @@ def parse_club(data: object) -> ClubFile:
         try:
             match = parse_match(entry)
         except ScartoError as exc:
-            raise ReadError(exc.message, f"{where}.{exc.where}" if exc.where else where) from exc
+            raise ReadError(exc.message, f"{where}.{exc.where}" if exc.where else where, key=exc.key,
+                            params=exc.params) from exc
         mapping = entry.get("roster", {}) if isinstance(entry, dict) else {}
         if not isinstance(mapping, dict) or not all(k in match.players for k in mapping):
-            raise ReadError("roster maps names of the match's players to roster names", f"{where}.roster")
+            raise ReadError(N_("A match's roster maps names of its players to roster names."), f"{where}.roster")
         seated = [clean_name(mapping.get(p, p), f"{where}.roster") for p in match.players]
         if len({s.casefold() for s in seated}) != len(seated):
-            raise ReadError("two seats of the match are the same roster player", f"{where}.roster")
+            raise ReadError(N_("Two seats of the match are the same roster player."), f"{where}.roster")
         matches.append((match, seated))
     raw_history = data.get("history", [])
     if not isinstance(raw_history, list) or not all(
             isinstance(e, dict) and isinstance(e.get("event"), str) and isinstance(e.get("at"), str)
             for e in raw_history):
-        raise ReadError('write the history as a list of {"at", "event", ...} objects', "history")
+        raise ReadError(N_("Write the history as a list of objects, each with \"at\" and \"event\"."), "history")
     return ClubFile(name, defaults, players, seasons_, matches, [dict(e) for e in raw_history])
 
 
