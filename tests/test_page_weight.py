@@ -173,8 +173,8 @@ def walk(site: Flask) -> Walk:
     blob = encode_record(parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": PLAYERS,
                                      **dealt_by("classic-breach", "Anna")}))
     starts = ["/", "/new", f"/m/{edit}/", f"/m/{view}/", f"/m/{edit}/deleted", f"/m/{view}/deleted",
-              f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}",
-              f"/c/{club.edit_token}/", f"/c/{club.view_token}/"]  # a club's links are shared, not linked  # an audit link is shared, not linked
+              f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}",  # an audit link is shared, not linked
+              f"/c/{club.edit_token}/", f"/c/{club.view_token}/"]  # so are a club's links
     broken: list[str] = []
     pages = list(crawl(app, client, starts, broken))
     return Walk(pages, broken)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from math import lcm
 from typing import Any
 
@@ -57,6 +58,17 @@ class HandSummary:
 
 
 @dataclass(frozen=True)
+class SeatFigures:
+    """One seat's figures in one match, in the match's scaled integers."""
+
+    sum: int
+    deals: int
+    best: int | None
+    worst: int | None
+    breaches: dict[str, int]
+
+
+@dataclass(frozen=True)
 class MatchSummary:
     """What the statistics need of one match. Scores are integers: a hand score is
     ``scores[seat] / scale`` exactly (the lowest common denominator of the match's scores)."""
@@ -73,11 +85,29 @@ class MatchSummary:
 
     def totals(self) -> tuple[Fraction, ...]:
         """Each seat's total over the counted hands."""
-        sums = [0] * len(self.players)
+        return tuple(Fraction(seat.sum, self.scale) for seat in self.seats)
+
+    @cached_property
+    def seats(self) -> tuple[SeatFigures, ...]:
+        """Each seat's figures in this match, added up once (a summary never changes)."""
+        n = len(self.players)
+        sums = [0] * n
+        deals = [0] * n
+        best: list[int | None] = [None] * n
+        worst: list[int | None] = [None] * n
+        breaches: list[dict[str, int]] = [{} for _ in range(n)]
         for hand in self.hands:
+            deals[hand.dealer] += 1
             for seat, score in enumerate(hand.scores):
                 sums[seat] += score
-        return tuple(Fraction(s, self.scale) for s in sums)
+                b, w = best[seat], worst[seat]
+                if b is None or score > b:
+                    best[seat] = score
+                if w is None or score < w:
+                    worst[seat] = score
+            for seat, code in hand.breaches:
+                breaches[seat][code] = breaches[seat].get(code, 0) + 1
+        return tuple(SeatFigures(sums[i], deals[i], best[i], worst[i], breaches[i]) for i in range(n))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON value of the summary (stored beside the match)."""
@@ -211,13 +241,13 @@ def _places(totals: Sequence[Fraction]) -> list[int]:
 def club_table(summaries: Iterable[MatchSummary], seats: Seats,
                start: str | None = None, end: str | None = None) -> list[PlayerStats]:
     """Every player's figures over the matches in the date range, ranked by total (ties: per hand)."""
-    stats: dict[Key, PlayerStats] = {}
+    stats: dict[Key, _Tally] = {}
     for summary in summaries:
         keys = seats.get(summary.match_id)
         if keys is None or not in_range(summary, start, end):
             continue
         _add_match(stats, summary, keys)
-    return rank(stats.values())
+    return rank(t.stats() for t in stats.values())
 
 
 def rank(rows: Iterable[PlayerStats], by: str = "total") -> list[PlayerStats]:
@@ -232,51 +262,62 @@ def rank(rows: Iterable[PlayerStats], by: str = "total") -> list[PlayerStats]:
     return sorted(rows, key=sort)
 
 
-def _add_match(stats: dict[Key, PlayerStats], summary: MatchSummary, keys: Sequence[Key]) -> None:
-    n = len(summary.players)
-    sums = [0] * n
-    deals = [0] * n
-    best: list[int | None] = [None] * n
-    worst: list[int | None] = [None] * n
-    breaches: list[dict[str, int]] = [{} for _ in range(n)]
-    for hand in summary.hands:
-        deals[hand.dealer] += 1
-        for seat, score in enumerate(hand.scores):
-            sums[seat] += score
-            b, w = best[seat], worst[seat]
-            if b is None or score > b:
-                best[seat] = score
-            if w is None or score < w:
-                worst[seat] = score
-        for seat, code in hand.breaches:
-            breaches[seat][code] = breaches[seat].get(code, 0) + 1
+@dataclass
+class _Tally:
+    """A player's figures while they are added up: sums kept per scale as integers, so adding
+    200 matches costs no fraction arithmetic until the end."""
+
+    key: Key
+    matches: int = 0
+    hands: int = 0
+    sums: dict[int, int] = field(default_factory=dict)
+    wins: int = 0
+    last: int = 0
+    deals: int = 0
+    breaches: dict[str, int] = field(default_factory=dict)
+    best: tuple[int, int] | None = None
+    worst: tuple[int, int] | None = None
+
+    def stats(self) -> PlayerStats:
+        total = sum((Fraction(v, scale) for scale, v in self.sums.items()), Fraction(0))
+        return PlayerStats(self.key, self.matches, self.hands, total, self.wins, self.last, self.deals,
+                           self.breaches, None if self.best is None else Fraction(*self.best),
+                           None if self.worst is None else Fraction(*self.worst))
+
+
+def _add_match(stats: dict[Key, _Tally], summary: MatchSummary, keys: Sequence[Key]) -> None:
+    figures = summary.seats
+    sums = [f.sum for f in figures]
     high, low = max(sums), min(sums)
+    counted = len(summary.hands)
+    scale = summary.scale
+    decided = summary.finished and counted > 0
     for seat, key in enumerate(keys):
+        mine = figures[seat]
         row = stats.get(key)
         if row is None:
-            row = stats[key] = PlayerStats(key)
+            row = stats[key] = _Tally(key)
         row.matches += 1
-        row.hands += len(summary.hands)
-        row.total += Fraction(sums[seat], summary.scale)
-        row.deals += deals[seat]
-        if summary.finished and summary.hands:
-            row.wins += sums[seat] == high
-            row.last += sums[seat] == low
-        for code, count in breaches[seat].items():
+        row.hands += counted
+        row.sums[scale] = row.sums.get(scale, 0) + mine.sum
+        row.deals += mine.deals
+        if decided:
+            row.wins += mine.sum == high
+            row.last += mine.sum == low
+        for code, count in mine.breaches.items():
             row.breaches[code] = row.breaches.get(code, 0) + count
-        b, w = best[seat], worst[seat]
-        if b is not None:
-            value = Fraction(b, summary.scale)
-            row.best = value if row.best is None or value > row.best else row.best
-        if w is not None:
-            value = Fraction(w, summary.scale)
-            row.worst = value if row.worst is None or value < row.worst else row.worst
+        if mine.best is not None:  # a/s > b/t exactly as a*t > b*s (scales are positive)
+            if row.best is None or mine.best * row.best[1] > row.best[0] * scale:
+                row.best = (mine.best, scale)
+        if mine.worst is not None:
+            if row.worst is None or mine.worst * row.worst[1] < row.worst[0] * scale:
+                row.worst = (mine.worst, scale)
 
 
 def player_detail(summaries: Iterable[MatchSummary], seats: Seats, key: Key,
                   start: str | None = None, end: str | None = None) -> PlayerDetail:
     """One player's figures, their matches in order, and head to head with everyone they met."""
-    stats: dict[Key, PlayerStats] = {}
+    stats: dict[Key, _Tally] = {}
     history: list[MatchLine] = []
     rivals: dict[Key, list[Any]] = {}
     running = Fraction(0)
@@ -300,7 +341,7 @@ def player_detail(summaries: Iterable[MatchSummary], seats: Seats, key: Key,
             entry[0] += 1
             entry[1] += len(summary.hands)
             entry[2] += mine
-    row = stats.get(key, PlayerStats(key))
+    row = stats[key].stats() if key in stats else PlayerStats(key)
     met = sorted((Rival(k, m, h, t) for k, (m, h, t) in rivals.items()), key=lambda r: (-r.hands, -r.total))
     return PlayerDetail(row, tuple(history), tuple(met))
 

@@ -341,10 +341,10 @@ def attach_match(db: sqlite_utils.Database, club_id: int, match_id: int, player_
             db.execute("INSERT INTO club_seats (match_id, seat, player_id) VALUES (?, ?, ?)", [match_id, seat, pid])
 
 
-def club_matches(db: sqlite_utils.Database, club_id: int) -> list[store.MatchRow]:
-    """The club's matches, newest first."""
+def club_matches(db: sqlite_utils.Database, club_id: int, limit: int = -1) -> list[store.MatchRow]:
+    """The club's matches, newest first (only the latest ``limit`` when given)."""
     rows = db.query("SELECT m.* FROM club_matches c JOIN matches m ON m.id = c.match_id "
-                    "WHERE c.club_id = ? ORDER BY m.id DESC", [club_id])
+                    "WHERE c.club_id = ? ORDER BY m.id DESC LIMIT ?", [club_id, limit])
     return [store._match_row(r) for r in rows]
 
 
@@ -459,14 +459,36 @@ def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
     stored = {match_id: (stamp, text) for match_id, stamp, text in db.execute(
         "SELECT s.match_id, s.stamp, s.summary FROM match_summaries s JOIN club_matches c "
         "ON c.match_id = s.match_id WHERE c.club_id = ?", [club_id]).fetchall()}
+    path = _database_path(db)
     out = []
     for match_id, updated_at, count, versions in stamps:
         have = stored.get(match_id)
-        if have is not None and have[0] == _stamp(updated_at, count, versions):
-            out.append(MatchSummary.from_dict(json.loads(have[1])))
+        stamp = _stamp(updated_at, count, versions)
+        if have is not None and have[0] == stamp:
+            key = (path, match_id, stamp)
+            summary = _READ.get(key) if path else None
+            if summary is None:
+                summary = MatchSummary.from_dict(json.loads(have[1]))
+                if path:
+                    if len(_READ) >= _READ_LIMIT:
+                        _READ.clear()
+                    _READ[key] = summary
+            out.append(summary)
         else:
             out.append(refresh_summary(db, match_id))
     return out
+
+
+_READ: dict[tuple[str, int, str], MatchSummary] = {}
+"""Summaries already read from the database, by (database file, match, stamp): a stored summary
+never changes under its stamp, so reading it again from its JSON would only repeat the work."""
+_READ_LIMIT = 20000
+
+
+def _database_path(db: sqlite_utils.Database) -> str:
+    """The database's file ("" for one in memory, whose summaries are not kept)."""
+    row = db.execute("PRAGMA database_list").fetchone()
+    return str(row[2] or "") if row else ""
 
 
 # --- scarto-club/1 ---------------------------------------------------------------

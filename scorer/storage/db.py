@@ -77,7 +77,11 @@ def _m002_token_keys(db: sqlite_utils.Database) -> None:
 
 
 def _m003_clubs(db: sqlite_utils.Database) -> None:
-    """Clubs: a roster of players that persist across matches, seasons, and a per-match summary cache."""
+    """Clubs: a roster of players that persist across matches, seasons, and a per-match summary cache.
+
+    The index on hands (match_id, version) answers a club's summary stamps (count and sum of
+    versions per match) from the index alone.
+    """
     script = """
     CREATE TABLE clubs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, edit_token TEXT NOT NULL,
         view_token TEXT NOT NULL, edit_key TEXT NOT NULL UNIQUE, view_key TEXT NOT NULL UNIQUE,
@@ -99,6 +103,7 @@ def _m003_clubs(db: sqlite_utils.Database) -> None:
     CREATE INDEX idx_club_events_club ON club_events (club_id);
     CREATE TABLE match_summaries (match_id INTEGER PRIMARY KEY REFERENCES matches(id), stamp TEXT NOT NULL,
         summary TEXT NOT NULL);
+    CREATE INDEX idx_hands_stamp ON hands (match_id, version);
     """
     for statement in script.split(";"):  # one by one: executescript would commit the migration's transaction
         if statement.strip():

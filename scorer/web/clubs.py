@@ -331,12 +331,12 @@ def club_page(token: str) -> Any:
     view = club_view(token)
     db = get_db()
     season_form = SeasonForm()
-    matches = club_store.club_matches(db, view.club.id)
+    matches = club_store.club_matches(db, view.club.id, limit=30)
     by_id = {s.match_id: s for s in view.summaries}
     history = list(reversed(club_store.events(db, view.club.id)))[:20]
     response = Response(render_template(
         "club_page.html", view=view, table=view.table()[:10], seasons=club_store.seasons(db, view.club.id),
-        season_form=season_form, matches=matches[:30], more_matches=max(0, len(matches) - 30), by_id=by_id,
+        season_form=season_form, matches=matches, more_matches=max(0, len(view.summaries) - len(matches)), by_id=by_id,
         history=history, preset_names=PRESET_NAMES))
     return remember_club(response, token)
 
