@@ -200,3 +200,14 @@ def test_totals_are_the_sums_of_hand_scores_and_each_match_sums_to_zero(
         assert row.total == expected.get(names[row.key], 0)
         assert row.hands == hands_played.get(names[row.key], 0)
     assert sum(r.total for r in rows) == 0
+
+
+def test_the_example_of_docs_club_md_reads_and_writes_back(db: sqlite_utils.Database) -> None:
+    text = (Path(__file__).parent.parent / "docs" / "CLUB.md").read_text()
+    example = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
+    club = clubs.import_club(db, clubs.parse_club(example))
+    written = clubs.export_club(db, club)
+    assert written == example
+    names = {p.id: p.name for p in clubs.roster(db, club.id)}
+    table = stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))
+    assert {names[r.key]: r.total for r in table} == {"Anna": 5, "Bruno Bianchi": -4, "Carla": -1}
