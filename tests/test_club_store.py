@@ -211,3 +211,9 @@ def test_the_example_of_docs_club_md_reads_and_writes_back(db: sqlite_utils.Data
     names = {p.id: p.name for p in clubs.roster(db, club.id)}
     table = stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))
     assert {names[r.key]: r.total for r in table} == {"Anna": 5, "Bruno Bianchi": -4, "Carla": -1}
+
+
+def test_a_match_date_that_is_not_a_day_counts_on_the_day_it_was_stored() -> None:
+    assert clubs.match_date({"date": "2026-03-05"}, "2026-12-01T10:00:00Z") == "2026-03-05"
+    assert clubs.match_date({"date": "Easter 2024"}, "2026-12-01T10:00:00Z") == "2026-12-01"
+    assert clubs.match_date({}, "2026-12-01T10:00:00Z") == "2026-12-01"

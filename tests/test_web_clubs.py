@@ -104,7 +104,7 @@ def test_the_view_link_changes_nothing(app: Flask, client: FlaskClient) -> None:
         assert client.get(f"/c/{view}/{url}").status_code == 403
     assert player_ids(app, edit)["Anna"] == ids["Anna"] and "X" not in player_ids(app, edit)
     response = client.post(f"/c/{view}/matches", json=match_file(3))
-    assert response.status_code == 404 and response.is_json
+    assert response.status_code == 403 and response.is_json and "view-only" in response.get_json()["message"]
 
 
 def test_wrong_tokens_are_404(client: FlaskClient) -> None:
@@ -192,6 +192,12 @@ def test_the_table_seasons_sorting_csv_and_pdf(app: Flask, client: FlaskClient) 
     pdf = client.get(f"/c/{view}/table.pdf?season={season}")
     assert pdf.status_code == 200 and pdf.data[:5] == b"%PDF-"
     assert client.get(f"/c/{view}/players.json?from=2026-13-01").status_code == 400
+    assert client.post(f"/c/{edit}/seasons/{season}/delete").status_code == 400  # no CSRF token
+    response = submit(client, f"/c/{view}/seasons/{season}/delete", {}, page_url=f"/c/{edit}/")
+    assert response.status_code == 403
+    response = submit(client, f"/c/{edit}/seasons/{season}/delete", {}, page_url=f"/c/{edit}/table?season={season}")
+    assert response.status_code == 302 and client.get(f"/c/{view}/table?season={season}").status_code == 404
+    assert client.get(f"/c/{view}/players.json").get_json()["players"] == all_time
 
 
 def test_the_api_creates_a_club_and_club_matches(client: FlaskClient) -> None:
@@ -246,7 +252,7 @@ def test_hands_json_for_any_match(client: FlaskClient) -> None:
     assert client.post(f"/m/{token}/hands.json", json=[1]).status_code == 400
     view = client.get(f"/m/{token}/share").get_data(as_text=True)
     view_token = re.findall(r'/m/([A-Za-z0-9_-]{24})/', view)[-1]
-    assert client.post(f"/m/{view_token}/hands.json", json=hand).status_code == 404
+    assert client.post(f"/m/{view_token}/hands.json", json=hand).status_code == 403
     standings = client.get(f"/m/{token}/standings.json").get_json()
     assert len(standings["hands"]) == 3 and standings["hands"][2]["problems"]
 

@@ -425,9 +425,17 @@ def _stamp(updated_at: str, count: int, versions: int) -> str:
 
 
 def match_date(settings: dict[str, Any], created_at: str) -> str:
-    """The day a match was played: its ``date``, else the day it was stored."""
-    date = settings.get("date")
-    return date[:10] if isinstance(date, str) and date.strip() else created_at[:10]
+    """The day a match was played: its ``date`` when it begins with one (YYYY-MM-DD), else the day it
+    was stored (a file may say "Easter 2024", which no season can hold)."""
+    from datetime import date
+
+    given = settings.get("date")
+    if isinstance(given, str):
+        try:
+            return date.fromisoformat(given.strip()[:10]).isoformat()
+        except ValueError:
+            pass
+    return created_at[:10]
 
 
 def refresh_summary(db: sqlite_utils.Database, match_id: int) -> MatchSummary:

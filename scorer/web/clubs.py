@@ -639,8 +639,8 @@ def table_view(token: str) -> TableView:
 def table(token: str) -> str:
     """The club's table for a season (or all time), by total or by average per hand."""
     tv = table_view(token)
-    return render_template("club_table.html", tv=tv, view=tv.view, seasons=club_store.seasons(get_db(),
-                                                                                           tv.view.club.id))
+    return render_template("club_table.html", tv=tv, view=tv.view, form=FlaskForm(),
+                           seasons=club_store.seasons(get_db(), tv.view.club.id))
 
 
 @bp.get("/c/<token>/table.csv")
@@ -698,6 +698,20 @@ def add_season(token: str) -> Any:
         flash(_problem(exc), "error")
         return redirect(url_for("clubs.club_page", token=token))
     return redirect(url_for("clubs.table", token=token, season=season.id))
+
+
+@bp.post("/c/<token>/seasons/<int:season_id>/delete")
+def delete_season(token: str, season_id: int) -> Any:
+    """A season removed (its matches stay in the club: a season is only a range of dates)."""
+    club, _can_edit = load_club(token, edit=True)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    try:
+        club_store.delete_season(get_db(), club.id, season_id)
+    except store.NotFound:
+        abort(404)
+    flash(_("Season removed; its matches stay in the club."))
+    return redirect(url_for("clubs.club_page", token=token))
 
 
 @bp.get("/c/<token>/export.json")

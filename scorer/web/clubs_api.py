@@ -3,7 +3,8 @@
 Like :mod:`scorer.web.api`, these routes are exempt from CSRF and accept only a
 JSON body (``Content-Type: application/json``), which no page on another site
 can send without a CORS preflight this app never grants. Every answer is JSON:
-a wrong token is 404, a bad body 400 with its problems listed.
+a wrong token is 404, the view link 403 (it changes nothing), a bad body 400
+with its problems listed.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def club_match(token: str) -> Any:
     except store.NotFound:
         return refuse(404, "not_found", NOT_FOUND)
     if not can_edit:
-        return refuse(404, "not_found", NOT_FOUND)
+        return refuse(403, "forbidden", "This is the view-only link of the club: it cannot change anything.")
     value, refusal = _body()
     if refusal is not None:
         return refusal
@@ -127,7 +128,7 @@ def add_hand(token: str) -> Any:
     except store.NotFound:
         return refuse(404, "not_found", NOT_FOUND)
     if not can_edit:
-        return refuse(404, "not_found", NOT_FOUND)
+        return refuse(403, "forbidden", "This is the view-only link of the match: it cannot change anything.")
     value, refusal = _body()
     if refusal is not None:
         return refusal
