@@ -274,3 +274,15 @@ def test_the_pages_speak_italian_and_german(client: FlaskClient) -> None:
     page = client.get(f"/c/{edit}/?lang=it").get_data(as_text=True)
     assert "Classifica di sempre" in page and "Aggiungi una partita" in page
     assert "Gewonnene Partien" in client.get(f"/c/{edit}/p/1?lang=de").get_data(as_text=True)
+
+
+def test_a_page_from_before_a_merge_cannot_seat_the_merged_entry(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    start_page = client.get(f"/c/{edit}/start").get_data(as_text=True)  # opened before the merge
+    submit(client, f"/c/{edit}/p/{ids['Dora']}/merge", {"into": ids["Anna"]}, page_url=f"/c/{edit}/p/{ids['Dora']}")
+    response = client.post(f"/c/{edit}/start", data={"csrf_token": csrf_token(start_page),
+                                                     "player": [str(ids["Dora"]), str(ids["Bruno"]),
+                                                                str(ids["Carla"])]})
+    assert response.status_code == 400 and "That player is not on the club" in response.get_data(as_text=True)
+    assert [n for n in player_ids(app, edit) if n == "Dora"] == ["Dora"]  # no second Dora made

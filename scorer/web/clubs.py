@@ -396,6 +396,8 @@ def start_match(token: str) -> Any:
         new_names = [line.strip() for line in (form.new.data or "").splitlines() if line.strip()]
         try:
             players = [club_store.get_player(db, club.id, pid) for pid in dict.fromkeys(ticked)]
+            if any(p.merged_into is not None for p in players):  # a page from before a merge
+                raise store.NotFound("merged")
             names = [p.name for p in players] + [club_store.clean_name(n, "new") for n in new_names]
             if len(names) != ruleset.players:
                 raise ScartoError(_("Pick %(n)s players: %(k)s picked.", n=ruleset.players, k=len(names)))
