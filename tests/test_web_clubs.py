@@ -286,3 +286,14 @@ def test_a_page_from_before_a_merge_cannot_seat_the_merged_entry(app: Flask, cli
                                                                 str(ids["Carla"])]})
     assert response.status_code == 400 and "That player is not on the club" in response.get_data(as_text=True)
     assert [n for n in player_ids(app, edit) if n == "Dora"] == ["Dora"]  # no second Dora made
+
+
+def test_a_club_match_leads_back_to_the_club_only_on_a_phone_that_opened_the_club(
+        app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    token = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    assert f'href="/c/{edit}/"' in client.get(f"/m/{token}/").get_data(as_text=True)
+    stranger = app.test_client()  # has the match's link, not the club's
+    page = stranger.get(f"/m/{token}/").get_data(as_text=True)
+    assert "/c/" not in page

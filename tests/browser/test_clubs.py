@@ -68,6 +68,8 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
     taps.tap("button:has-text('Anna, Bruno, Carla')")
     assert taps.count - before == 1
     record_points(page, taps, "30", "26")  # Anna 4, Bruno 0, Carla -4
+    taps.tap("a:has-text('← Circolo Arci')")  # the match leads back to its club on this phone
+    expect(page.locator("h1")).to_have_text("Circolo Arci")
 
     # match 3: two from the roster (most recent first) and a new name that joins it
     open_club(page, live_server, taps)
