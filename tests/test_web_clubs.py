@@ -297,3 +297,60 @@ def test_a_club_match_leads_back_to_the_club_only_on_a_phone_that_opened_the_clu
     stranger = app.test_client()  # has the match's link, not the club's
     page = stranger.get(f"/m/{token}/").get_data(as_text=True)
     assert "/c/" not in page
+
+
+def test_settings_change_the_name_and_the_defaults_of_new_matches_only(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    first = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    response = submit(client, f"/c/{edit}/settings", {**DEFAULTS, "name": "Bar Sport", "end_kind": "target",
+                                                      "end_target": "61", "stake": "", "settle": "loser_pays"})
+    assert response.status_code == 302
+    with app.app_context():
+        club, _ = club_store.find_club(get_db(), edit)
+    assert club.name == "Bar Sport"
+    assert club.settings == {"language": "it", "pack": "italian", "ruleset": "classic", "end": {"target": 61},
+                             "settle": "loser_pays"}
+    second = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    assert json.loads(client.get(f"/m/{first}/export.json").data)["end"] == {"hands": 6}
+    assert json.loads(client.get(f"/m/{second}/export.json").data)["end"] == {"target": 61}
+    response = submit(client, f"/c/{edit}/settings", {**DEFAULTS, "name": "X", "stake": "lots"})
+    assert response.status_code == 400 and "Write the stake as an amount" in response.get_data(as_text=True)
+
+
+def test_a_match_file_added_to_the_club(app: Flask, client: FlaskClient) -> None:
+    import io
+
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    data = {**match_file(3), "players": ["anna", "Bruno", "Zoe"]}
+    data = json.loads(json.dumps(data).replace('"Anna"', '"anna"').replace('"Carla"', '"Zoe"'))
+    page = client.get(f"/c/{edit}/add").get_data(as_text=True)
+    response = client.post(f"/c/{edit}/add", data={"csrf_token": csrf_token(page),
+                                                   "file": (io.BytesIO(json.dumps(data).encode()), "m.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    mapping = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert f'<option value="{ids["Anna"]}" selected>' in mapping  # same name in another case
+    assert f'<option value="{ids["Bruno"]}" selected>' in mapping
+    assert 'value="new" selected' in mapping  # Zoe is not on the roster
+    match_token = response.headers["Location"].split("match=")[1]
+    response = submit(client, f"/c/{edit}/add?match={match_token}",
+                      {"seat_0": str(ids["Anna"]), "seat_1": str(ids["Bruno"]), "seat_2": "new"})
+    assert response.status_code == 302
+    assert {p["name"] for p in client.get(f"/c/{edit}/players.json").get_json()["players"]} == {
+        "Anna", "Bruno", "Zoe"}
+    bad = client.post(f"/c/{edit}/add", data={"csrf_token": csrf_token(page),
+                                              "file": (io.BytesIO(b"{not json"), "m.json")},
+                      content_type="multipart/form-data")
+    assert bad.status_code == 400 and "file:" in bad.get_data(as_text=True)
+
+
+def test_the_club_api_maps_names_in_any_case_to_the_roster(client: FlaskClient) -> None:
+    body = client.post("/api/clubs", json={"name": "Bar", "players": ["Anna", "Bruno", "Carla"]}).get_json()
+    edit = body["edit_url"].split("/c/")[1].strip("/")
+    data = json.loads(json.dumps(match_file(3)).replace('"Anna"', '"ANNA"'))
+    assert client.post(f"/c/{edit}/matches", json=data).status_code == 201
+    players = client.get(f"/c/{edit}/players.json").get_json()["players"]
+    assert sorted(p["name"] for p in players) == ["Anna", "Bruno", "Carla"]
+    assert client.post(f"/c/{edit}/matches", json={"format": "scarto-match/1"}).status_code == 400
