@@ -159,3 +159,24 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
         expect(page.locator("main")).to_contain_text("view-only link of the club")
     response = page.goto(view_url.replace("/c/", "/c/x"))
     assert response is not None and response.status == 404
+
+
+@pytest.mark.slow
+def test_the_club_pages_fit_a_phone_in_every_language(page: Any, live_server: str, shot: Any) -> None:
+    from tests.seed import match_file
+
+    body = {"format": "scarto-club/1", "name": "Circolo Arci Pinerolo",
+            "defaults": {"stake": {"per_point": "0.10", "currency": "EUR"}},
+            "players": ["Anna", "Bruno", "Carla"], "seasons": [{"name": "Inverno", "from": "2026-01-01",
+                                                                 "to": "2026-12-31"}],
+            "matches": [match_file(6), match_file(3)]}
+    response = page.request.post(live_server + "/api/clubs", data=body, headers={"Content-Type": "application/json"})
+    assert response.status == 201, response.text()
+    edit = response.json()["edit_url"]
+    for language in ("it", "en", "de", "fi", "es"):
+        for path in ("", "table?season=1", "p/1", "start", "share"):
+            page.goto(f"{edit}{path}{'&' if '?' in path else '?'}lang={language}")
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            assert no_overflow(page) == [], (language, path)
+    page.goto(f"{edit}p/1?lang=fi")
+    shot("club-player-fi")
