@@ -26,7 +26,7 @@ from flask.testing import FlaskClient
 
 from scorer import create_app
 from scorer.engine.records import hand_to_dict, parse_hand
-from scorer.storage import links, store
+from scorer.storage import clubs, links, store
 from scorer.web import LANGUAGES, get_db
 from scorer.web.context import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
@@ -173,6 +173,11 @@ def walk(site: Flask) -> Walk:
                 store.update_hand(db, row.id, key, hand.record)
         store.delete_hand(db, row.id, keys[-1])
         store.add_hand(db, row.id, {"dealer": "Bruno", "points": {"Anna": 25, "Bruno": 31, "Carla": 22}})
+        club = clubs.create_club(db, "Circolo Arci", [(p, None) for p in PLAYERS] + [("Dora", "D")],
+                                 {"stake": {"per_point": "0.10", "currency": "EUR"}})  # a club with its pages
+        clubs.attach_match(db, club.id, row.id, [p.id for p in clubs.roster(db, club.id)[:3]])
+        clubs.add_season(db, club.id, "Autunno", "2026-09-01", "2026-12-31")
+        clubs.rename_player(db, club.id, clubs.roster(db, club.id)[3].id, "Dora Neri", "DN")
     breach = parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": PLAYERS,
                          **dealt_by("classic-breach", "Anna")})
     blob = encode_record(breach)
@@ -180,7 +185,7 @@ def walk(site: Flask) -> Walk:
         kept = links.keep_audit(get_db(), hand_to_dict(breach))
     starts = ["/", "/new", f"/m/{edit}/", f"/m/{view}/", f"/m/{edit}/deleted", f"/m/{view}/deleted",
               f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}",  # an audit link is shared, not linked
-              f"/audit/k/{kept}"]
+              f"/audit/k/{kept}", f"/c/{club.edit_token}/", f"/c/{club.view_token}/"]  # so are a club's links
     broken: list[str] = []
     pages = list(crawl(app, client, starts, broken))
     return Walk(pages, broken)

@@ -15,74 +15,15 @@ from typing import Any
 from flask import Blueprint, current_app, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..engine.errors import ReadError, ScartoError
+from ..engine.errors import ScartoError
 from ..engine.limits import MAX_UPLOAD_BYTES
-from ..engine.records import loads, parse_match
+from ..engine.records import parse_match
 from ..engine.scoring import score_hand
 from ..storage import store
 from .context import get_db
+from .jsonio import json_body, refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-MAX_DEPTH = 32
-"""A match file nests six levels deep (match, hands, hand, tricks, trick, cards); far more is not one."""
-
-
-def refuse(status: int, error: str, message: str, **extra: Any) -> tuple[dict[str, Any], int]:
-    """A JSON refusal: a stable ``error`` code for programs and a ``message`` for people."""
-    return {"error": error, "message": message, **extra}, status
-
-
-def check_value(value: Any, limit: int = MAX_DEPTH) -> None:
-    """Refuse what JSON allows but no match file holds: deep nesting, text that is not Unicode.
-
-    JSON may escape half of a surrogate pair (``"\\ud800"``); Python reads it into a
-    string that cannot be written as UTF-8, so it must be refused here, not fail later.
-    Checked without recursion.
-    """
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            _text(item)
-            continue
-        if isinstance(item, dict):
-            children: Any = item.values()
-            for key in item:
-                _text(key)
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > limit:
-            raise ReadError(f"nested more than {limit} levels deep; a match file is not", "body")
-        stack.extend((child, depth + 1) for child in children)
-
-
-def _text(text: str) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ReadError(f"{text[:40]!r} holds a lone surrogate escape; that is not text", "body") from exc
-
-
-def json_body() -> Any:
-    """The request's JSON value; ReadError with the reason it cannot be one."""
-    raw = request.get_data(cache=False)  # RequestEntityTooLarge past MAX_CONTENT_LENGTH
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    if request.content_length is None and limit is not None and len(raw) >= limit:
-        # a streamed (chunked) body is cut at the limit, not refused: refuse it here
-        raise RequestEntityTooLarge()
-    if not raw:
-        raise ReadError("empty; send the match file as the body", "body")
-    try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark is tolerated, as RFC 8259 allows
-    except UnicodeDecodeError as exc:
-        raise ReadError("not UTF-8 text; send the JSON encoded as UTF-8", "body") from exc
-    value = loads(text, "body")
-    check_value(value)
-    return value
-
 
 @bp.post("/matches")
 def create_match() -> Any:
