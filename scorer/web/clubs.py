@@ -18,7 +18,6 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-import segno
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import force_locale
 from flask_babel import gettext as _
@@ -38,7 +37,7 @@ from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
 from ..storage import store
-from .context import disposition, get_db, make_pdf, pdf_turn, remember
+from .context import disposition, get_db, make_pdf, pdf_turn, remember, share_codes
 from .context import file_name as _file_name
 from .forms import choices
 from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, read_error_text
@@ -359,11 +358,7 @@ def club_page(token: str) -> Any:
 def share(token: str) -> str:
     """The club's edit and view links with QR codes."""
     club, can_edit = load_club(token)
-    links = []
-    if can_edit:
-        links.append(("edit", url_for("clubs.club_page", token=club.edit_token, _external=True)))
-    links.append(("view", url_for("clubs.club_page", token=club.view_token, _external=True)))
-    codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True)) for kind, url in links]
+    codes = share_codes("clubs.club_page", club.edit_token if can_edit else None, club.view_token)
     return render_template("club_share.html", club=club, token=token, codes=codes)
 
 

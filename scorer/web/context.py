@@ -23,6 +23,7 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import quote
 
+import segno
 from flask import Response, abort, current_app, g, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
@@ -362,3 +363,20 @@ def entry_key(value: str | None) -> str | None:
     """
     value = (value or request.headers.get("Idempotency-Key") or "").strip()
     return value if _KEY.fullmatch(value) else None
+
+
+# --- sharing ------------------------------------------------------------------------
+
+
+def share_codes(endpoint: str, edit_token: str | None, view_token: str) -> list[tuple[str, str, str]]:
+    """(kind, link, QR code as SVG) for a share page: the edit link (if the page may show it) and the view link.
+
+    A quiet zone of four modules (what scanners need), drawn to scale by its viewBox.
+    """
+    links = [("edit", edit_token)] if edit_token else []
+    links.append(("view", view_token))
+    out = []
+    for kind, token in links:
+        url = url_for(endpoint, token=token, _external=True)
+        out.append((kind, url, segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True)))
+    return out

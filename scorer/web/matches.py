@@ -6,7 +6,6 @@ import json
 import secrets
 from typing import Any
 
-import segno
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -24,6 +23,7 @@ from .context import (
     match_view,
     recent_tokens,
     remember,
+    share_codes,
 )
 from .forms import MatchForm
 from .labels import current_language, preset_table, read_error_text, switch_rows
@@ -81,13 +81,7 @@ def match_page(token: str) -> Any:
 def share(token: str) -> str:
     """The edit and view-only links with QR codes for the other phones to scan."""
     row, can_edit = load_match(token)
-    links = []
-    if can_edit:
-        links.append(("edit", url_for("matches.match_page", token=row.edit_token, _external=True)))
-    links.append(("view", url_for("matches.match_page", token=row.view_token, _external=True)))
-    # a quiet zone of four modules (what scanners need), drawn to scale by its viewBox
-    codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True))
-             for kind, url in links]
+    codes = share_codes("matches.match_page", row.edit_token if can_edit else None, row.view_token)
     changes = link_store.link_changes(get_db(), row.id) if can_edit else []
     return render_template("share.html", row=row, token=token, can_edit=can_edit, codes=codes, changes=changes)
 
