@@ -220,3 +220,21 @@ def test_a_fixture_hand_is_well_within_the_limits() -> None:
     record = parse_hand({"format": "scarto-hand/1", "players": ["Anna", "Bruno", "Carla"],
                          **dealt_by("classic-valid-1", "Anna")})
     assert len(record.tricks or ()) < limits.MAX_TRICKS
+
+
+def test_the_store_never_takes_a_match_past_its_hands(app: Flask, client: FlaskClient,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two saves at once at the limit pass the page's own check; the store, inside its write lock, refuses
+    the second with a page saying why (a match of more hands could no longer be read back)."""
+    token = start_match(client)
+    monkeypatch.setattr(store, "MAX_HANDS", 1)  # the store's backstop, as if a match held one hand
+    page = client.get(f"/m/{token}/hands/new/points").get_data(as_text=True)
+    data = {"csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
+            "points_0": "30", "points_1": "30", "points_2": "18"}
+    assert client.post(f"/m/{token}/hands/new/points", data=data).status_code == 302
+    refused = client.post(f"/m/{token}/hands/new/points?lang=it", data={**data, "expected_count": "1"})
+    assert refused.status_code == 400
+    assert "il massimo che una partita può contenere" in refused.get_data(as_text=True)
+    with app.app_context():
+        row, _ = store.find_match(get_db(), token)
+        assert store.count_hands(get_db(), row.id) == 1

@@ -39,6 +39,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_HANDS
 from ..engine.numbers import fraction_json
 from ..engine.records import HandRecord, MatchRecord, match_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
@@ -65,6 +66,11 @@ class Conflict(StoreError):
         super().__init__(message)
         self.message = message
         self.current = current
+
+
+class MatchFull(StoreError):
+    """The match holds as many hands as a match may (limits.MAX_HANDS): a backstop inside the write
+    lock, behind the pages' own check, so two saves at once can never store one too many."""
 
 
 @dataclass(frozen=True)
@@ -380,6 +386,8 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
             " (SELECT MAX(position) FROM hands WHERE match_id = ?1),"
             " (SELECT id FROM hands WHERE match_id = ?1 AND deleted_at IS NULL ORDER BY position DESC, id DESC"
             "  LIMIT 1)", [match_id]).fetchall()))
+        if count >= MAX_HANDS:
+            raise MatchFull(f"This match has {MAX_HANDS} hands, as many as a match holds.")
         if expected_count is not None and count != expected_count:
             raise Conflict(
                 f"Hand {expected_count + 1} was saved from another phone while you were entering it.",

@@ -23,9 +23,10 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.cardnames import DEFAULT_LANGUAGE
 from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
-from ..engine.limits import MAX_UPLOAD_BYTES
+from ..engine.limits import MAX_HANDS, MAX_UPLOAD_BYTES
 from ..resources import STATIC, TEMPLATES, TRANSLATIONS
 from ..storage import db as database
+from ..storage import store
 from . import filters, safety
 from .context import close_db, get_db, wants_json
 
@@ -156,6 +157,15 @@ def _register_errors(app: Flask) -> None:
             return {"error": error.name, "message": error.description}, code
         description = error.description if code == 403 else None
         return render_template("error.html", code=code, reason=None, description=description), code
+
+    @app.errorhandler(store.MatchFull)
+    def match_full(error: store.MatchFull) -> Any:
+        """A save that would take a match past its hands (two at once at the limit): 400, nothing stored."""
+        message = _("This match has %(limit)s hands, as many as a match holds: start a new match "
+                    "for the next hands.", limit=MAX_HANDS)
+        if wants_json():
+            return {"error": "Bad Request", "message": message}, 400
+        return render_template("error.html", code=400, reason=None, message=message), 400
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:
