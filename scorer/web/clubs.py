@@ -26,8 +26,8 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import DateField, IntegerField, RadioField, SelectField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms import DateField, RadioField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional
 
 from ..engine import clubs as stats
 from ..engine.errors import ScartoError
@@ -39,7 +39,7 @@ from ..storage import clubs as club_store
 from ..storage import store
 from .context import disposition, get_db, make_pdf, pdf_turn, remember, share_codes
 from .context import file_name as _file_name
-from .forms import choices
+from .forms import MatchEndFields, choices
 from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, read_error_text
 
 bp = Blueprint("clubs", __name__)
@@ -151,7 +151,7 @@ def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
 LANGUAGE_CHOICES = [("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"), ("es", "Español")]
 
 
-class ClubForm(FlaskForm):
+class ClubForm(FlaskForm, MatchEndFields):
     """A club's name, its roster (new clubs) and its defaults for new matches."""
 
     name = StringField(_l("Name of the club"), validators=[DataRequired(), Length(max=40)])
@@ -159,14 +159,6 @@ class ClubForm(FlaskForm):
                            validators=[Optional(), Length(max=8000)])
     preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS),
                          default="classic")
-    end_kind = RadioField(
-        _l("The match ends"),
-        choices=choices([("hands", _l("after a number of hands")), ("target", _l("when someone reaches a score"))]),
-        default="hands",
-    )
-    end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=500)])
-    end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=10000)],
-                              default=100)
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
     stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
     currency = StringField(_l("Currency"), validators=[Optional(), Length(max=8)], default="EUR")

@@ -40,7 +40,20 @@ def _switch_value(name: str, key: str) -> Any:
     raise ValueError(key)
 
 
-class MatchForm(FlaskForm):
+class MatchEndFields:
+    """How a match ends: the fields the new-match form and a club's defaults share."""
+
+    end_kind = RadioField(
+        _l("The match ends"),
+        choices=choices([("hands", _l("after a number of hands")), ("target", _l("when someone reaches a score"))]),
+        default="hands",
+    )
+    end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=500)])
+    end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=10000)],
+                              default=100)
+
+
+class MatchForm(FlaskForm, MatchEndFields):
     """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
 
     title = StringField(_l("Title"), validators=[Optional(), Length(max=MAX_TITLE)])
@@ -77,14 +90,6 @@ class MatchForm(FlaskForm):
     fool_forfeit = SelectField(SWITCH_LABELS["fool_forfeit"], choices=_switch_choices("fool_forfeit"),
                                default=AS_PRESET)
     ultimo = SelectField(SWITCH_LABELS["ultimo"], choices=_switch_choices("ultimo"), default=AS_PRESET)
-    end_kind = RadioField(
-        _l("The match ends"),
-        choices=choices([("hands", _l("after a number of hands")), ("target", _l("when someone reaches a score"))]),
-        default="hands",
-    )
-    end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=500)])
-    end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=10000)],
-                              default=100)
     pack = RadioField(
         _l("Your pack"),
         choices=choices([("italian", _l("Italian suits: Coppe, Denari, Bastoni, Spade")),
