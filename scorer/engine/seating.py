@@ -34,8 +34,8 @@ SEATINGS: tuple[Seating, ...] = ("mixed", "ranking")
 MIN_PLAYERS = 3
 RESTARTS = 3
 """Searches from fresh random starts, while the best found is above the floor of repeats."""
-SEARCH_STEPS = 20_000
-"""Swaps the mixed search tries at most (a few tenths of a second for 30 players)."""
+STEPS_PER_SEAT = 800
+"""Swaps one search tries, per player and round: enough to find the known optima up to 30 players."""
 
 
 class SeatingError(ValueError):
@@ -191,14 +191,15 @@ def _improve(schedule: list[list[list[str]]], meetings: _Meetings, rng: random.R
     movable = [r for r, tables in enumerate(schedule) if len(tables) > 1]
     if not movable:
         return
-    for step in range(SEARCH_STEPS):
+    steps = STEPS_PER_SEAT * sum(len(t) for t in schedule[0]) * len(schedule)
+    for step in range(steps):
         if best == 0:
             break
         tables = schedule[rng.choice(movable)]
         t, u = rng.sample(range(len(tables)), 2)
         k, m = rng.randrange(len(tables[t])), rng.randrange(len(tables[u]))
         delta = _swap_delta(meetings, tables, t, k, u, m)
-        heat = 1.0 - 0.95 * step / SEARCH_STEPS
+        heat = 1.0 - 0.95 * step / steps
         if delta <= 0 or rng.random() < math.exp(-delta / heat):
             _swap(meetings, tables, t, k, u, m)
             current += delta
@@ -206,13 +207,13 @@ def _improve(schedule: list[list[list[str]]], meetings: _Meetings, rng: random.R
                 best = current
                 best_schedule = [[list(tb) for tb in tables_] for tables_ in schedule]
     if current > best:
+        for tables in schedule:
+            for table in tables:
+                meetings.add(table, -1)
         schedule[:] = best_schedule
-
-
-def _repeats_of(meetings: _Meetings, table: Sequence[str], k: int) -> bool:
-    """Whether the player in seat ``k`` meets someone at this table more than once."""
-    row = meetings.count[meetings.index[table[k]]]
-    return any(row[meetings.index[q]] > 1 for q in table if q != table[k])
+        for tables in schedule:
+            for table in tables:
+                meetings.add(table, 1)
 
 
 def _swap_delta(meetings: _Meetings, tables: Sequence[Sequence[str]], t: int, k: int, u: int, m: int) -> int:
