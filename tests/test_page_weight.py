@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 
 from scorer import create_app
 from scorer.engine.records import parse_hand
-from scorer.storage import store
+from scorer.storage import clubs, store
 from scorer.web import LANGUAGES, get_db
 from scorer.web.audit import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
@@ -165,10 +165,16 @@ def walk(site: Flask) -> Walk:
                 store.update_hand(db, row.id, key, hand.record)
         store.delete_hand(db, row.id, keys[-1])
         store.add_hand(db, row.id, {"dealer": "Bruno", "points": {"Anna": 25, "Bruno": 31, "Carla": 22}})
+        club = clubs.create_club(db, "Circolo Arci", [(p, None) for p in PLAYERS] + [("Dora", "D")],
+                                 {"stake": {"per_point": "0.10", "currency": "EUR"}})  # a club with its pages
+        clubs.attach_match(db, club.id, row.id, [p.id for p in clubs.roster(db, club.id)[:3]])
+        clubs.add_season(db, club.id, "Autunno", "2026-09-01", "2026-12-31")
+        clubs.rename_player(db, club.id, clubs.roster(db, club.id)[3].id, "Dora Neri", "DN")
     blob = encode_record(parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": PLAYERS,
                                      **dealt_by("classic-breach", "Anna")}))
     starts = ["/", "/new", f"/m/{edit}/", f"/m/{view}/", f"/m/{edit}/deleted", f"/m/{view}/deleted",
-              f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}"]  # an audit link is shared, not linked
+              f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}",  # an audit link is shared, not linked
+              f"/c/{club.edit_token}/", f"/c/{club.view_token}/"]  # so are a club's links
     broken: list[str] = []
     pages = list(crawl(app, client, starts, broken))
     return Walk(pages, broken)

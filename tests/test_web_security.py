@@ -20,7 +20,7 @@ from werkzeug.routing import Rule
 
 from scorer import create_app
 from scorer.engine.records import parse_hand
-from scorer.storage import store
+from scorer.storage import clubs, store
 from scorer.web import get_db
 from scorer.web.audit import encode_record
 from tests.seed import dealt_by, hand_keys, seed_match
@@ -48,8 +48,15 @@ def rule_id(rule: Rule) -> str:
 
 
 POST_RULES = [r for r in RULES if "POST" in methods(r)]
-FORM_POSTS = [r for r in POST_RULES if not r.rule.startswith("/api/")]
-API_POSTS = [r for r in POST_RULES if r.rule.startswith("/api/")]
+
+
+def json_only(rule: Rule) -> bool:
+    """The JSON interface: under /api/, and the club API's addresses under a club's or a match's link."""
+    return rule.rule.startswith("/api/") or rule.endpoint.startswith("clubs_api.")
+
+
+FORM_POSTS = [r for r in POST_RULES if not json_only(r)]
+API_POSTS = [r for r in POST_RULES if json_only(r)]
 MATCH_RULES = [r for r in RULES if "token" in r.arguments]
 HAND_RULES = [r for r in MATCH_RULES if "key" in r.arguments]
 CHANGING_MATCH_RULES = [r for r in MATCH_RULES if "POST" in methods(r)]
@@ -64,12 +71,19 @@ class World:
     view: str
     keys: list[str]
     blob: str
+    club_edit: str = ""
+    club_view: str = ""
+    player_id: str = "1"
+    season_id: str = "1"
 
     def values(self, token: str | None = None, **override: str) -> dict[str, str]:
         return {"token": self.edit if token is None else token, "key": self.keys[1], "version": "1",
-                "form": "points", "blob": self.blob, "filename": "app.css", **override}
+                "form": "points", "blob": self.blob, "filename": "app.css", "player_id": self.player_id,
+                "season_id": self.season_id, **override}
 
     def url(self, rule: Rule, token: str | None = None, **override: str) -> str:
+        if rule.rule.startswith("/c/"):  # a club's address: the club's own links stand for the match's
+            token = {None: self.club_edit, self.edit: self.club_edit, self.view: self.club_view}.get(token, token)
         values = self.values(token, **override)
         return ARGUMENT.sub(lambda m: values[m.group(1)], rule.rule)
 
@@ -79,7 +93,15 @@ def world(app: Flask) -> World:
     edit, view = seed_match(app, 4)
     record = parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": ["Anna", "Bruno", "Carla"],
                          **dealt_by("classic-breach", "Anna")})
-    return World(edit, view, hand_keys(app, edit), encode_record(record))
+    with app.app_context():  # a club holding the match, with a player and a season, for the club's addresses
+        db = get_db()
+        club = clubs.create_club(db, "Circolo", [("Anna", None), ("Bruno", None), ("Carla", None), ("Dora", None)])
+        row, _ = store.find_match(db, edit)
+        roster = clubs.roster(db, club.id)
+        clubs.attach_match(db, club.id, row.id, [p.id for p in roster[:3]])
+        season = clubs.add_season(db, club.id, "Autunno", "2026-09-01", "2026-12-31")
+    return World(edit, view, hand_keys(app, edit), encode_record(record), club.edit_token, club.view_token,
+                 str(roster[3].id), str(season.id))
 
 
 def form_token(client: FlaskClient) -> str:
@@ -91,7 +113,11 @@ def snapshot(app: Flask, client: FlaskClient, world: World) -> tuple[Any, ...]:
     with app.app_context():
         db = get_db()
         counts = tuple(db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                       for t in ("matches", "hands", "revisions"))
+                       for t in ("matches", "hands", "revisions", "clubs", "club_players", "club_seats",
+                                 "club_seasons", "club_events"))
+        counts += tuple(db.execute("SELECT club_players.name, short, merged_into, clubs.name, settings "
+                                   "FROM club_players JOIN clubs ON clubs.id = club_id "
+                                   "ORDER BY club_players.id").fetchall())
         versions = tuple(r[0] for r in db.execute("SELECT version FROM hands ORDER BY id").fetchall())
     return client.get(f"/m/{world.edit}/export.json").data, counts, versions
 
@@ -191,7 +217,8 @@ def test_the_view_token_changes_nothing(app: Flask, client: FlaskClient, world: 
     url = world.url(rule, token=world.view)
     response = client.post(url, data={"csrf_token": form_token(client), **FORM_DATA})
     assert response.status_code == 403
-    assert "This is the view-only link of the match: it cannot change anything." in response.get_data(as_text=True)
+    assert re.search(r"This is the view-only link of the (match|club): it cannot change anything\.",
+                     response.get_data(as_text=True))
     if "GET" in methods(rule):  # the entry form itself is not offered to the view link
         assert client.get(url).status_code == 403
     assert snapshot(app, client, world) == before

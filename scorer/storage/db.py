@@ -76,7 +76,41 @@ def _m002_token_keys(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX idx_matches_view_key ON matches (view_key)")
 
 
-MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys]
+def _m003_clubs(db: sqlite_utils.Database) -> None:
+    """Clubs: a roster of players that persist across matches, seasons, and a per-match summary cache.
+
+    The index on hands (match_id, version) answers a club's summary stamps (count and sum of
+    versions per match) from the index alone.
+    """
+    script = """
+    CREATE TABLE clubs (id INTEGER PRIMARY KEY, name TEXT NOT NULL, edit_token TEXT NOT NULL,
+        view_token TEXT NOT NULL, edit_key TEXT NOT NULL UNIQUE, view_key TEXT NOT NULL UNIQUE,
+        settings TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE TABLE club_players (id INTEGER PRIMARY KEY, club_id INTEGER NOT NULL REFERENCES clubs(id),
+        name TEXT NOT NULL, short TEXT, merged_into INTEGER REFERENCES club_players(id),
+        created_at TEXT NOT NULL);
+    CREATE INDEX idx_club_players_club ON club_players (club_id);
+    CREATE TABLE club_matches (match_id INTEGER PRIMARY KEY REFERENCES matches(id),
+        club_id INTEGER NOT NULL REFERENCES clubs(id), added_at TEXT NOT NULL);
+    CREATE INDEX idx_club_matches_club ON club_matches (club_id);
+    CREATE TABLE club_seats (match_id INTEGER NOT NULL REFERENCES club_matches(match_id), seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES club_players(id), PRIMARY KEY (match_id, seat));
+    CREATE INDEX idx_club_seats_player ON club_seats (player_id);
+    CREATE TABLE club_seasons (id INTEGER PRIMARY KEY, club_id INTEGER NOT NULL REFERENCES clubs(id),
+        name TEXT NOT NULL, start TEXT NOT NULL, "end" TEXT NOT NULL);
+    CREATE TABLE club_events (id INTEGER PRIMARY KEY, club_id INTEGER NOT NULL REFERENCES clubs(id),
+        kind TEXT NOT NULL, details TEXT NOT NULL, created_at TEXT NOT NULL);
+    CREATE INDEX idx_club_events_club ON club_events (club_id);
+    CREATE TABLE match_summaries (match_id INTEGER PRIMARY KEY REFERENCES matches(id), stamp TEXT NOT NULL,
+        summary TEXT NOT NULL);
+    CREATE INDEX idx_hands_stamp ON hands (match_id, version);
+    """
+    for statement in script.split(";"):  # one by one: executescript would commit the migration's transaction
+        if statement.strip():
+            db.execute(statement)
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_clubs]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

@@ -86,6 +86,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
+    from . import clubs, clubs_api  # issue 14: clubs and their JSON interface
+
+    app.register_blueprint(clubs.bp)
+    app.register_blueprint(clubs_api.bp)
+    csrf.exempt(clubs_api.bp)
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.filters["points"] = fraction_text
     app.jinja_env.filters["money"] = _money

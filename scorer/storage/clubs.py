@@ -1,0 +1,649 @@
+"""Clubs in SQLite: a roster of players that persist across matches, seasons, history.
+
+A club's matches are ordinary matches (``matches``/``hands``); ``club_seats``
+maps each seat of a club match to a roster player, so renaming a player or
+merging two entries changes no match record and loses no hand. Each change to
+the roster is written to ``club_events``, which the club's history shows.
+
+The statistics read per-match summaries (:class:`scorer.engine.clubs.MatchSummary`)
+from ``match_summaries``. :func:`refresh_summary` is the one function that makes
+a match's summary; :func:`summaries` calls it for every match whose stamp (its
+hand count, the sum of its hands' versions, its last change and the summary
+version) no longer matches, so any change to a hand, whichever page or program
+made it, is seen on the next read without re-judging the other matches.
+
+``scarto-club/1`` (docs/CLUB.md) is written by :func:`export_club` and read by
+:func:`parse_club` / :func:`import_club`.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from ..engine.clubs import SUMMARY_VERSION, MatchSummary, summarise
+from ..engine.errors import ReadError, ScartoError
+from ..engine.messages import N_
+from ..engine.records import MatchRecord, match_to_dict, parse_match
+from ..engine.rulesets import find_ruleset
+from ..engine.scoring import score_hand
+from ..engine.standings import standings
+from . import store
+from .db import token_key
+
+CLUB_FORMAT = "scarto-club/1"
+DEFAULT_KEYS = ("language", "pack", "ruleset", "end", "settle", "stake")
+"""What a club's defaults for new matches may hold (as in ``scarto-match/1``)."""
+MAX_NAME = 40
+
+
+class ClubError(store.StoreError):
+    """A change to a club that cannot be made, with a sentence saying why."""
+
+
+class NameTaken(ClubError):
+    """Another roster player already has that name."""
+
+
+@dataclass(frozen=True)
+class ClubRow:
+    id: int
+    name: str
+    edit_token: str
+    view_token: str
+    settings: dict[str, Any]
+    """The defaults for new matches: ``scarto-match/1`` keys of :data:`DEFAULT_KEYS`."""
+    created_at: str
+
+    @property
+    def stake(self) -> dict[str, Any] | None:
+        value = self.settings.get("stake")
+        return value if isinstance(value, dict) else None
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: int
+    name: str
+    short: str | None
+    merged_into: int | None
+    created_at: str
+
+    @property
+    def label(self) -> str:
+        """The name for narrow columns: the short name when there is one."""
+        return self.short or self.name
+
+
+@dataclass(frozen=True)
+class Season:
+    id: int
+    name: str
+    start: str
+    end: str
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    details: dict[str, Any]
+    created_at: str
+
+
+# --- names and defaults ----------------------------------------------------------
+
+
+def clean_name(value: object, where: str = "name") -> str:
+    """A player's (or club's) name as RECORD.md reads names: trimmed, 1 to 40 characters, no control characters."""
+    if not isinstance(value, str) or not value.strip():
+        raise ReadError.of("players.empty_name", where)
+    name = value.strip()
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
+    if len(name) > MAX_NAME:
+        raise ReadError(N_("A name may be at most 40 characters long."), where)
+    return name
+
+
+def check_defaults(value: object, where: str = "defaults") -> dict[str, Any]:
+    """A club's defaults, read as a ``scarto-match/1`` would be and written canonically (ReadError if bad)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ReadError.of("record.not_object", where, kind=type(value).__name__)
+    unknown = [k for k in value if k not in DEFAULT_KEYS]
+    if unknown:
+        raise ReadError(N_("A club keeps only these defaults: language, pack, ruleset, end, settle, stake."),
+                        f"{where}.{unknown[0]}")
+    ruleset = find_ruleset(value.get("ruleset"))
+    names = [f"P{i}" for i in range(1, ruleset.players + 1)]
+    match = parse_match({**value, "format": "scarto-match/1", "players": names, "first_dealer": names[0],
+                         "hands": []})
+    written = match_to_dict(match)
+    return {k: written[k] for k in DEFAULT_KEYS if k in value and k in written}
+
+
+# --- clubs -----------------------------------------------------------------------
+
+
+def create_club(db: sqlite_utils.Database, name: str, players: list[tuple[str, str | None]],
+                settings: dict[str, Any] | None = None, *, stamp: str | None = None) -> ClubRow:
+    """Store a new club and its roster under fresh tokens (NameTaken if a name is there twice)."""
+    stamp = stamp or store.now()
+    with db.atomic():
+        edit, view = store.new_token(), store.new_token()
+        club_id = db.execute(
+            "INSERT INTO clubs (name, edit_token, view_token, edit_key, view_key, settings, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [clean_name(name), edit, view, token_key(edit), token_key(view),
+             json.dumps(settings or {}, ensure_ascii=False), stamp, stamp],
+        ).lastrowid
+        assert club_id is not None
+        for player, short in players:
+            add_player(db, int(club_id), player, short, stamp=stamp)
+    return get_club(db, int(club_id))
+
+
+def get_club(db: sqlite_utils.Database, club_id: int) -> ClubRow:
+    rows = list(db.query("SELECT * FROM clubs WHERE id = ?", [club_id]))
+    if not rows:
+        raise store.NotFound("no such club")
+    return _club_row(rows[0])
+
+
+def find_club(db: sqlite_utils.Database, token: str) -> tuple[ClubRow, bool]:
+    """The club a token opens, and whether it is the edit token; NotFound otherwise."""
+    if not token or len(token) > 64:
+        raise store.NotFound("no such club")
+    key = token_key(token)
+    rows = list(db.query("SELECT * FROM clubs WHERE edit_key = ? OR view_key = ?", [key, key]))
+    if not rows:
+        raise store.NotFound("no such club")
+    row = _club_row(rows[0])
+    if hmac.compare_digest(row.edit_token.encode(), token.encode()):
+        return row, True
+    if hmac.compare_digest(row.view_token.encode(), token.encode()):
+        return row, False
+    raise store.NotFound("no such club")
+
+
+def _club_row(row: dict[str, Any]) -> ClubRow:
+    return ClubRow(row["id"], row["name"], row["edit_token"], row["view_token"], json.loads(row["settings"]),
+                   row["created_at"])
+
+
+def update_club(db: sqlite_utils.Database, club_id: int, name: str, settings: dict[str, Any]) -> ClubRow:
+    """Change the club's name and its defaults for new matches (matches already played keep theirs)."""
+    with db.atomic():
+        db.execute("UPDATE clubs SET name = ?, settings = ?, updated_at = ? WHERE id = ?",
+                   [clean_name(name), json.dumps(settings, ensure_ascii=False), store.now(), club_id])
+    return get_club(db, club_id)
+
+
+# --- the roster ------------------------------------------------------------------
+
+
+def _player_row(row: dict[str, Any]) -> PlayerRow:
+    return PlayerRow(row["id"], row["name"], row["short"], row["merged_into"], row["created_at"])
+
+
+def roster(db: sqlite_utils.Database, club_id: int, *, merged: bool = False) -> list[PlayerRow]:
+    """The club's players in the order they joined (those merged into another only when asked)."""
+    where = "" if merged else " AND merged_into IS NULL"
+    rows = db.query(f"SELECT * FROM club_players WHERE club_id = ?{where} ORDER BY id", [club_id])
+    return [_player_row(r) for r in rows]
+
+
+def get_player(db: sqlite_utils.Database, club_id: int, player_id: int) -> PlayerRow:
+    """A roster player of this club (merged or not); NotFound otherwise."""
+    if not 0 < player_id < 2**63:
+        raise store.NotFound("no such player")
+    rows = list(db.query("SELECT * FROM club_players WHERE club_id = ? AND id = ?", [club_id, player_id]))
+    if not rows:
+        raise store.NotFound("no such player")
+    return _player_row(rows[0])
+
+
+def _named(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow | None:
+    folded = name.casefold()
+    return next((p for p in roster(db, club_id) if p.name.casefold() == folded), None)
+
+
+def _short(value: str | None) -> str | None:
+    if value is None or not value.strip():
+        return None
+    return clean_name(value, "short")[:12]
+
+
+def add_player(db: sqlite_utils.Database, club_id: int, name: str, short: str | None = None, *,
+               stamp: str | None = None) -> PlayerRow:
+    """A new roster player; NameTaken if the roster has the name already (in any case)."""
+    name = clean_name(name)
+    with db.atomic():
+        if _named(db, club_id, name) is not None:
+            raise NameTaken(name)
+        pk = db.execute("INSERT INTO club_players (club_id, name, short, merged_into, created_at) "
+                        "VALUES (?, ?, ?, NULL, ?)", [club_id, name, _short(short), stamp or store.now()]).lastrowid
+    assert pk is not None
+    return get_player(db, club_id, int(pk))
+
+
+def player_for(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow:
+    """The roster player of that name (any case), joining the roster if new."""
+    found = _named(db, club_id, clean_name(name))
+    return found if found is not None else add_player(db, club_id, name)
+
+
+def event(db: sqlite_utils.Database, club_id: int, kind: str, details: dict[str, Any],
+          stamp: str | None = None) -> None:
+    db.execute("INSERT INTO club_events (club_id, kind, details, created_at) VALUES (?, ?, ?, ?)",
+               [club_id, kind, json.dumps(details, ensure_ascii=False), stamp or store.now()])
+
+
+def events(db: sqlite_utils.Database, club_id: int) -> list[Event]:
+    """The club's history, oldest first."""
+    rows = db.query("SELECT * FROM club_events WHERE club_id = ? ORDER BY id", [club_id])
+    return [Event(r["kind"], json.loads(r["details"]), r["created_at"]) for r in rows]
+
+
+def rename_player(db: sqlite_utils.Database, club_id: int, player_id: int, name: str,
+                  short: str | None) -> PlayerRow:
+    """A new name (and short name) for a roster player; every past hand stays theirs."""
+    with db.atomic():
+        player = get_player(db, club_id, player_id)
+        if player.merged_into is not None:
+            raise ClubError("merged")
+        name = clean_name(name)
+        other = _named(db, club_id, name)
+        if other is not None and other.id != player_id:
+            raise NameTaken(name)
+        short_name = _short(short)
+        db.execute("UPDATE club_players SET name = ?, short = ? WHERE id = ?", [name, short_name, player_id])
+        if name != player.name:
+            event(db, club_id, "rename", {"from": player.name, "to": name})
+    return get_player(db, club_id, player_id)
+
+
+def merge_players(db: sqlite_utils.Database, club_id: int, source_id: int, target_id: int) -> PlayerRow:
+    """Two entries that are the same person become one (the target): the source's seats move to it.
+
+    ClubError when both sat in the same match (two seats cannot be one person).
+    """
+    with db.atomic():
+        source = get_player(db, club_id, source_id)
+        target = get_player(db, club_id, target_id)
+        if source.id == target.id or source.merged_into is not None or target.merged_into is not None:
+            raise ClubError("same")
+        shared = db.execute(
+            "SELECT COUNT(*) FROM club_seats a JOIN club_seats b ON a.match_id = b.match_id "
+            "WHERE a.player_id = ? AND b.player_id = ?", [source.id, target.id]).fetchone()[0]
+        if shared:
+            raise ClubError("together")
+        db.execute("UPDATE club_seats SET player_id = ? WHERE player_id = ?", [target.id, source.id])
+        db.execute("UPDATE club_players SET merged_into = ? WHERE id = ?", [target.id, source.id])
+        db.execute("UPDATE club_players SET merged_into = ? WHERE merged_into = ?", [target.id, source.id])
+        event(db, club_id, "merge", {"from": source.name, "into": target.name})
+    return get_player(db, club_id, target_id)
+
+
+def aliases(db: sqlite_utils.Database, club_id: int, player_id: int) -> list[str]:
+    """Other names the player has played under in the club's matches (or was known by)."""
+    player = get_player(db, club_id, player_id)
+    names: list[str] = []
+    rows = db.query("SELECT m.settings, s.seat FROM club_seats s JOIN matches m ON m.id = s.match_id "
+                    "WHERE s.player_id = ? ORDER BY m.id", [player_id])
+    for row in rows:
+        name = json.loads(row["settings"])["players"][row["seat"]]
+        if name != player.name and name not in names:
+            names.append(name)
+    for merged in db.query("SELECT name FROM club_players WHERE merged_into = ?", [player_id]):
+        if merged["name"] != player.name and merged["name"] not in names:
+            names.append(merged["name"])
+    return names
+
+
+# --- matches ---------------------------------------------------------------------
+
+
+def club_of(db: sqlite_utils.Database, match_id: int) -> int | None:
+    """The club a match belongs to, if any."""
+    row = db.execute("SELECT club_id FROM club_matches WHERE match_id = ?", [match_id]).fetchone()
+    return None if row is None else int(row[0])
+
+
+def attach_match(db: sqlite_utils.Database, club_id: int, match_id: int, player_ids: list[int], *,
+                 stamp: str | None = None, announce: bool = False) -> None:
+    """Make a match the club's, its seats (in order) played by these roster players."""
+    stamp = stamp or store.now()
+    with db.atomic():
+        current = club_of(db, match_id)
+        if current is not None and current != club_id:
+            raise ClubError("other club")
+        match = store.get_match(db, match_id)
+        if len(player_ids) != len(match.players) or len(set(player_ids)) != len(player_ids):
+            raise ClubError("seats")
+        for pid in player_ids:
+            if get_player(db, club_id, pid).merged_into is not None:
+                raise ClubError("merged")
+        if current is None:
+            db.execute("INSERT INTO club_matches (match_id, club_id, added_at) VALUES (?, ?, ?)",
+                       [match_id, club_id, stamp])
+            if announce:
+                event(db, club_id, "add_match", {"title": match.settings.get("title") or "",
+                                                 "players": match.players}, stamp)
+        db.execute("DELETE FROM club_seats WHERE match_id = ?", [match_id])
+        for seat, pid in enumerate(player_ids):
+            db.execute("INSERT INTO club_seats (match_id, seat, player_id) VALUES (?, ?, ?)", [match_id, seat, pid])
+
+
+def club_matches(db: sqlite_utils.Database, club_id: int, limit: int = -1) -> list[store.MatchRow]:
+    """The club's matches, newest first (only the latest ``limit`` when given)."""
+    rows = db.query("SELECT m.* FROM club_matches c JOIN matches m ON m.id = c.match_id "
+                    "WHERE c.club_id = ? ORDER BY m.id DESC LIMIT ?", [club_id, limit])
+    return [store._match_row(r) for r in rows]
+
+
+def seats(db: sqlite_utils.Database, club_id: int) -> dict[int, tuple[int, ...]]:
+    """match id -> the roster player of each seat."""
+    out: dict[int, list[int]] = {}
+    rows = db.execute("SELECT s.match_id, s.player_id FROM club_seats s JOIN club_matches c "
+                      "ON c.match_id = s.match_id WHERE c.club_id = ? ORDER BY s.match_id, s.seat", [club_id])
+    for match_id, player_id in rows.fetchall():
+        out.setdefault(match_id, []).append(player_id)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def recent_players(db: sqlite_utils.Database, club_id: int) -> list[PlayerRow]:
+    """The roster, the players of the latest matches first, then the others in the order they joined."""
+    last = {pid: match_id for match_id, pid in db.execute(
+        "SELECT MAX(s.match_id), s.player_id FROM club_seats s JOIN club_matches c ON c.match_id = s.match_id "
+        "WHERE c.club_id = ? GROUP BY s.player_id", [club_id]).fetchall()}
+    players = roster(db, club_id)
+    return sorted(players, key=lambda p: (-last.get(p.id, 0), p.id))
+
+
+def recent_tables(db: sqlite_utils.Database, club_id: int, limit: int = 3) -> list[list[PlayerRow]]:
+    """The last few different line-ups, newest first (for a one-tap "same table again")."""
+    by_id = {p.id: p for p in roster(db, club_id)}
+    out: list[list[PlayerRow]] = []
+    seen: set[tuple[int, ...]] = set()
+    table = seats(db, club_id)
+    for match_id in sorted(table, reverse=True):
+        lineup = table[match_id]
+        if lineup in seen or not all(pid in by_id for pid in lineup):
+            continue
+        seen.add(lineup)
+        out.append([by_id[pid] for pid in lineup])
+        if len(out) == limit:
+            break
+    return out
+
+
+# --- seasons ---------------------------------------------------------------------
+
+
+def seasons(db: sqlite_utils.Database, club_id: int) -> list[Season]:
+    rows = db.query('SELECT id, name, start, "end" FROM club_seasons WHERE club_id = ? ORDER BY start, id',
+                    [club_id])
+    return [Season(r["id"], r["name"], r["start"], r["end"]) for r in rows]
+
+
+def get_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> Season:
+    if not 0 < season_id < 2**63:
+        raise store.NotFound("no such season")
+    found = [s for s in seasons(db, club_id) if s.id == season_id]
+    if not found:
+        raise store.NotFound("no such season")
+    return found[0]
+
+
+def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, end: str) -> Season:
+    """A named date range (ISO dates, both ends included)."""
+    with db.atomic():
+        pk = db.execute('INSERT INTO club_seasons (club_id, name, start, "end") VALUES (?, ?, ?, ?)',
+                        [club_id, clean_name(name), start, end]).lastrowid
+    assert pk is not None
+    return get_season(db, club_id, int(pk))
+
+
+def delete_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> None:
+    with db.atomic():
+        get_season(db, club_id, season_id)
+        db.execute("DELETE FROM club_seasons WHERE id = ? AND club_id = ?", [season_id, club_id])
+
+
+# --- summaries -------------------------------------------------------------------
+
+
+def _stamp(updated_at: str, count: int, versions: int) -> str:
+    return f"{SUMMARY_VERSION}:{count}:{versions}:{updated_at}"
+
+
+def match_date(settings: dict[str, Any], created_at: str) -> str:
+    """The day a match was played: its ``date`` when it begins with one (YYYY-MM-DD), else the day it
+    was stored (a file may say "Easter 2024", which no season can hold)."""
+    from datetime import date
+
+    given = settings.get("date")
+    if isinstance(given, str):
+        try:
+            return date.fromisoformat(given.strip()[:10]).isoformat()
+        except ValueError:
+            pass
+    return created_at[:10]
+
+
+def refresh_summary(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
+    """Judge a match's hands once and store its summary (the ONE place summaries are made).
+
+    Call it after any change to the match's hands, or leave it to :func:`summaries`,
+    which calls it for a match whose stamp has changed.
+    """
+    with db.atomic():
+        row = store.get_match(db, match_id)
+        count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
+                                     [match_id]).fetchone()
+        hands = store.list_hands(db, match_id)
+        record = store.match_record(db, row, hands)
+        table = standings(record, [score_hand(h) for h in record.hands])
+        summary = summarise(match_id, match_date(row.settings, row.created_at), table)
+        db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary) VALUES (?, ?, ?)",
+                   [match_id, _stamp(row.updated_at, count, versions),
+                    json.dumps(summary.to_dict(), separators=(",", ":"))])
+    return summary
+
+
+def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
+    """The summaries of the club's matches, each made again first if its match changed since."""
+    stamps = db.execute(
+        "SELECT m.id, m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM club_matches c "
+        "JOIN matches m ON m.id = c.match_id LEFT JOIN hands h ON h.match_id = m.id "
+        "WHERE c.club_id = ? GROUP BY m.id", [club_id]).fetchall()
+    stored = {match_id: (stamp, text) for match_id, stamp, text in db.execute(
+        "SELECT s.match_id, s.stamp, s.summary FROM match_summaries s JOIN club_matches c "
+        "ON c.match_id = s.match_id WHERE c.club_id = ?", [club_id]).fetchall()}
+    path = _database_path(db)
+    out = []
+    for match_id, updated_at, count, versions in stamps:
+        have = stored.get(match_id)
+        stamp = _stamp(updated_at, count, versions)
+        if have is not None and have[0] == stamp:
+            key = (path, match_id, stamp)
+            summary = _READ.get(key) if path else None
+            if summary is None:
+                summary = MatchSummary.from_dict(json.loads(have[1]))
+                if path:
+                    if len(_READ) >= _READ_LIMIT:
+                        _READ.clear()
+                    _READ[key] = summary
+            out.append(summary)
+        else:
+            out.append(refresh_summary(db, match_id))
+    return out
+
+
+_READ: dict[tuple[str, int, str], MatchSummary] = {}
+"""Summaries already read from the database, by (database file, match, stamp): a stored summary
+never changes under its stamp, so reading it again from its JSON would only repeat the work."""
+_READ_LIMIT = 20000
+
+
+def _database_path(db: sqlite_utils.Database) -> str:
+    """The database's file ("" for one in memory, whose summaries are not kept)."""
+    row = db.execute("PRAGMA database_list").fetchone()
+    return str(row[2] or "") if row else ""
+
+
+# --- scarto-club/1 ---------------------------------------------------------------
+
+
+def export_club(db: sqlite_utils.Database, club: ClubRow) -> dict[str, Any]:
+    """The club as a ``scarto-club/1`` value: name, defaults, roster, seasons, matches, history."""
+    players = roster(db, club.id, merged=True)
+    names = {p.id: p.name for p in players}
+    table = seats(db, club.id)
+    matches = []
+    for row in reversed(club_matches(db, club.id)):
+        data = store.match_data(db, row)
+        mapping = {seat: names[pid] for seat, pid in zip(row.players, table.get(row.id, ()), strict=True)
+                   if names[pid] != seat}
+        if mapping:
+            data["roster"] = mapping
+        matches.append(data)
+    out: dict[str, Any] = {"format": CLUB_FORMAT, "name": club.name}
+    if club.settings:
+        out["defaults"] = club.settings
+    out["players"] = [{"name": p.name, **({"short": p.short} if p.short else {})}
+                      for p in players if p.merged_into is None]
+    seasons_ = seasons(db, club.id)
+    if seasons_:
+        out["seasons"] = [{"name": s.name, "from": s.start, "to": s.end} for s in seasons_]
+    out["matches"] = matches
+    history = events(db, club.id)
+    if history:
+        out["history"] = [{"at": e.created_at, "event": e.kind, **e.details} for e in history]
+    return out
+
+
+@dataclass(frozen=True)
+class ClubFile:
+    """A ``scarto-club/1`` value read and checked, ready to store."""
+
+    name: str
+    defaults: dict[str, Any]
+    players: list[tuple[str, str | None]]
+    seasons: list[tuple[str, str, str]]
+    matches: list[tuple[MatchRecord, list[str]]]
+    """Each match with the roster name of each of its seats."""
+    history: list[dict[str, Any]]
+
+
+def _date(value: object, where: str) -> str:
+    from datetime import date
+
+    if not isinstance(value, str):
+        raise ReadError(N_("Write the date as YYYY-MM-DD."), where)
+    try:
+        return date.fromisoformat(value.strip()).isoformat()
+    except ValueError as exc:
+        raise ReadError(N_("Write the date as YYYY-MM-DD."), where) from exc
+
+
+def parse_club(data: object) -> ClubFile:
+    """A ``scarto-club/1`` value to a ClubFile; ReadError naming what and where otherwise.
+
+    ``players`` entries are names or ``{"name", "short"}`` objects; a match's seat is
+    played by the roster player of its ``roster`` entry, else of its own name (a name
+    not on the roster joins it).
+    """
+    if not isinstance(data, dict):
+        raise ReadError.of("record.not_object", "record", kind=type(data).__name__)
+    given = data.get("format", CLUB_FORMAT)
+    if given != CLUB_FORMAT:
+        raise ReadError.of("record.format", "format", given=repr(given), expected=repr(CLUB_FORMAT))
+    name = clean_name(data.get("name"), "name")
+    defaults = check_defaults(data.get("defaults"))
+    raw_players = data.get("players", [])
+    if not isinstance(raw_players, list):
+        raise ReadError.of("players.not_list", "players")
+    players: list[tuple[str, str | None]] = []
+    folded: set[str] = set()
+    for i, entry in enumerate(raw_players):
+        where = f"players[{i}]"
+        if isinstance(entry, dict):
+            player, short = clean_name(entry.get("name"), f"{where}.name"), entry.get("short")
+            if short is not None and not isinstance(short, str):
+                raise ReadError.of("field.not_text", f"{where}.short", kind=type(short).__name__)
+        else:
+            player, short = clean_name(entry, where), None
+        if player.casefold() in folded:
+            raise ReadError.of("players.named_twice", "players", name=repr(player))
+        folded.add(player.casefold())
+        players.append((player, _short(short)))
+    raw_seasons = data.get("seasons", [])
+    if not isinstance(raw_seasons, list):
+        raise ReadError(N_("Write the seasons as a list."), "seasons")
+    seasons_ = []
+    for i, entry in enumerate(raw_seasons):
+        where = f"seasons[{i}]"
+        if not isinstance(entry, dict):
+            raise ReadError.of("record.not_object", where, kind=type(entry).__name__)
+        start, end = _date(entry.get("from"), f"{where}.from"), _date(entry.get("to"), f"{where}.to")
+        if end < start:
+            raise ReadError(N_("The season ends before it begins."), where)
+        seasons_.append((clean_name(entry.get("name"), f"{where}.name"), start, end))
+    raw_matches = data.get("matches", [])
+    if not isinstance(raw_matches, list):
+        raise ReadError.of("record.hands", "matches")
+    matches = []
+    for i, entry in enumerate(raw_matches):
+        where = f"matches[{i}]"
+        try:
+            match = parse_match(entry)
+        except ScartoError as exc:
+            raise ReadError(exc.message, f"{where}.{exc.where}" if exc.where else where, key=exc.key,
+                            params=exc.params) from exc
+        mapping = entry.get("roster", {}) if isinstance(entry, dict) else {}
+        if not isinstance(mapping, dict) or not all(k in match.players for k in mapping):
+            raise ReadError(N_("A match's roster maps names of its players to roster names."), f"{where}.roster")
+        seated = [clean_name(mapping.get(p, p), f"{where}.roster") for p in match.players]
+        if len({s.casefold() for s in seated}) != len(seated):
+            raise ReadError(N_("Two seats of the match are the same roster player."), f"{where}.roster")
+        matches.append((match, seated))
+    raw_history = data.get("history", [])
+    if not isinstance(raw_history, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("event"), str) and isinstance(e.get("at"), str)
+            for e in raw_history):
+        raise ReadError(N_("Write the history as a list of objects, each with \"at\" and \"event\"."), "history")
+    return ClubFile(name, defaults, players, seasons_, matches, [dict(e) for e in raw_history])
+
+
+def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
+    """Store a club read from a file: its roster, seasons, matches (new tokens) and history."""
+    with db.atomic():
+        club = create_club(db, club_file.name, club_file.players, club_file.defaults)
+        for name, start, end in club_file.seasons:
+            add_season(db, club.id, name, start, end)
+        for match, seated in club_file.matches:
+            add_record(db, club.id, match, seated)
+        for entry in club_file.history:
+            details = {k: v for k, v in entry.items() if k not in ("at", "event")}
+            event(db, club.id, entry["event"], details, entry["at"])
+    return club
+
+
+def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seated: list[str]) -> store.MatchRow:
+    """Store a match in the club, each seat played by the roster player named (new names join)."""
+    with db.atomic():
+        ids = [player_for(db, club_id, name).id for name in seated]
+        if len(set(ids)) != len(ids):
+            raise ClubError("seats")
+        row = store.create_match(db, match)
+        attach_match(db, club_id, row.id, ids)
+        refresh_summary(db, row.id)
+    return row

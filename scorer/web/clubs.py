@@ -1,0 +1,750 @@
+"""Clubs: a roster that persists across matches, its statistics, seasons and table.
+
+A club is reached by capability links, like a match: the edit link changes the
+roster and starts matches, the view link only looks. Statistics are computed
+from the stored per-match summaries (scorer/storage/clubs.py), never by judging
+every hand again.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from werkzeug.datastructures import FileStorage
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import DateField, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from ..engine import clubs as stats
+from ..engine.errors import ScartoError
+from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
+from ..engine.rulesets import PRESETS, find_ruleset
+from ..engine.settlement import Transfer, settle
+from ..sheets.charts import cumulative_chart
+from ..sheets.pdf import html_to_pdf
+from ..storage import clubs as club_store
+from ..storage import store
+from . import get_db
+from .forms import choices
+from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, read_error_text
+from .matches import _file_name, disposition, remember
+
+bp = Blueprint("clubs", __name__)
+
+MAX_ROSTER = 200
+
+
+# --- loading ---------------------------------------------------------------------
+
+
+def load_club(token: str, *, edit: bool = False) -> tuple[club_store.ClubRow, bool]:
+    """The club a token opens: 404 for an unknown token, 403 for the view link on a page that changes things."""
+    try:
+        club, can_edit = club_store.find_club(get_db(), token)
+    except store.NotFound:
+        abort(404)
+    if edit and not can_edit:
+        abort(403, description=_("This is the view-only link of the club: it cannot change anything."))
+    return club, can_edit
+
+
+@dataclass
+class ClubView:
+    """A club with its roster and its matches' summaries, read once per request."""
+
+    club: club_store.ClubRow
+    token: str
+    can_edit: bool
+    players: dict[int, club_store.PlayerRow]
+    """Every roster entry, merged ones too (so old seats can be named)."""
+    summaries: list[stats.MatchSummary]
+    seats: dict[int, tuple[int, ...]]
+
+    @property
+    def active(self) -> list[club_store.PlayerRow]:
+        return [p for p in self.players.values() if p.merged_into is None]
+
+    def name(self, key: Any) -> str:
+        player = self.players.get(key)
+        return player.name if player else "?"
+
+    def table(self, start: str | None = None, end: str | None = None, by: str = "total") -> list[stats.PlayerStats]:
+        return stats.rank(stats.club_table(self.summaries, self.seats, start, end), by)
+
+
+def club_view(token: str, *, edit: bool = False) -> ClubView:
+    club, can_edit = load_club(token, edit=edit)
+    db = get_db()
+    players = {p.id: p for p in club_store.roster(db, club.id, merged=True)}
+    return ClubView(club, token, can_edit, players, club_store.summaries(db, club.id),
+                    club_store.seats(db, club.id))
+
+
+def _recent_clubs() -> list[str]:
+    raw = request.cookies.get("clubs", "")
+    return [t for t in raw.split(".") if t][:6]
+
+
+def remember_club(response: BaseResponse, token: str) -> BaseResponse:
+    """Keep the club on this phone's start page."""
+    tokens = [token] + [t for t in _recent_clubs() if t != token]
+    response.set_cookie("clubs", ".".join(tokens[:6]), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+@bp.app_context_processor
+def _globals() -> dict[str, Any]:
+    return {"recent_clubs": _recent_club_rows}
+
+
+@bp.app_template_filter("round_points")
+def round_points(value: Fraction) -> str:
+    """An average to two decimals in the page's language (3,14 in Italian)."""
+    from flask_babel import format_decimal
+
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(format_decimal(exact.quantize(Decimal("0.01")), format="#,##0.00"))
+
+
+def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
+    """The clubs this phone has opened (for the start page)."""
+    out = []
+    for token in _recent_clubs():
+        try:
+            club, can_edit = club_store.find_club(get_db(), token)
+        except store.NotFound:
+            continue
+        out.append((token, club, can_edit))
+    return out
+
+
+# --- forms -----------------------------------------------------------------------
+
+LANGUAGE_CHOICES = [("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"), ("es", "Español")]
+
+
+class ClubForm(FlaskForm):
+    """A club's name, its roster (new clubs) and its defaults for new matches."""
+
+    name = StringField(_l("Name of the club"), validators=[DataRequired(), Length(max=40)])
+    roster = TextAreaField(_l("Players, one per line (a short name after a comma: Anna Rossi, Anna)"),
+                           validators=[Optional(), Length(max=8000)])
+    preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS),
+                         default="classic")
+    end_kind = RadioField(
+        _l("The match ends"),
+        choices=choices([("hands", _l("after a number of hands")), ("target", _l("when someone reaches a score"))]),
+        default="hands",
+    )
+    end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=500)])
+    end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=10000)],
+                              default=100)
+    settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
+    stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
+    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=8)], default="EUR")
+    pack = RadioField(_l("Your pack"), choices=choices([("italian", _l("Italian suits")),
+                                                       ("french", _l("French suits"))]), default="italian")
+    language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_CHOICES), default="en")
+
+    def validate_stake(self, field: Any) -> None:
+        if field.data and _stake(field.data) is None:
+            from wtforms.validators import ValidationError
+
+            raise ValidationError(_l("Write the stake as an amount, e.g. 0.10."))
+
+    def defaults(self, keep: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The club's defaults as ``scarto-match/1`` keys (a ruleset object of the same preset is kept)."""
+        preset = self.preset.data if self.preset.data in PRESETS else "classic"
+        kept = (keep or {}).get("ruleset")
+        same = isinstance(kept, dict) and kept.get("preset") == preset
+        out: dict[str, Any] = {"language": self.language.data or "en", "pack": self.pack.data or "italian",
+                               "ruleset": kept if same else preset, "settle": self.settle.data or "per_point"}
+        if self.end_kind.data == "target":
+            out["end"] = {"target": self.end_target.data or 100}
+        else:
+            out["end"] = {"hands": self.end_hands.data or PRESETS[preset].players}
+        amount = _stake(self.stake.data or "")
+        if amount is not None:
+            out["stake"] = {"per_point": str(amount), "currency": (self.currency.data or "EUR").strip().upper()[:8]
+                            or "EUR"}
+        return club_store.check_defaults(out)
+
+    def fill(self, settings: dict[str, Any]) -> None:
+        ruleset = settings.get("ruleset", "classic")
+        self.preset.data = ruleset.get("preset", "classic") if isinstance(ruleset, dict) else ruleset
+        end = settings.get("end") or {}
+        self.end_kind.data = "target" if "target" in end else "hands"
+        self.end_hands.data = end.get("hands")
+        self.end_target.data = end.get("target", 100)
+        self.settle.data = settings.get("settle", "per_point")
+        stake = settings.get("stake")
+        self.stake.data = stake["per_point"] if stake else ""
+        self.currency.data = stake["currency"] if stake else "EUR"
+        self.pack.data = settings.get("pack", "italian")
+        self.language.data = settings.get("language", "en")
+
+
+def _stake(text: str) -> Decimal | None:
+    if not text.strip():
+        return None
+    try:
+        value = Decimal(text.strip().replace(",", "."))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() and value >= 0 and len(text) <= 12 else None
+
+
+def roster_lines(text: str) -> list[tuple[str, str | None]]:
+    """``Name`` or ``Name, Short`` per line, blank lines skipped."""
+    out = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        name, _sep, short = line.partition(",")
+        out.append((name.strip(), short.strip() or None))
+    return out
+
+
+class SeasonForm(FlaskForm):
+    name = StringField(_l("Name of the season"), validators=[DataRequired(), Length(max=40)])
+    start = DateField(_l("From"), validators=[DataRequired()])
+    end = DateField(_l("To (included)"), validators=[DataRequired()])
+
+
+class PlayerForm(FlaskForm):
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=40)])
+    short = StringField(_l("Short name (optional)"), validators=[Optional(), Length(max=12)])
+
+
+class MergeForm(FlaskForm):
+    into = SelectField(_l("The same person as"), coerce=int, validate_choice=False)
+
+
+class PickForm(FlaskForm):
+    """Starting a match: roster players ticked, new names typed (read from the request)."""
+
+    new = TextAreaField(_l("New players, one per line"), validators=[Optional(), Length(max=400)])
+
+
+class AddForm(FlaskForm):
+    link = StringField(_l("The match's edit link"), validators=[Optional(), Length(max=400)])
+    file = FileField(_l("…or a match file (JSON)"))
+
+
+class ImportClubForm(FlaskForm):
+    file = FileField(_l("Club file (JSON)"))
+    text = TextAreaField(_l("…or paste it here"))
+
+
+def _problem(exc: ScartoError) -> str:
+    if exc.key:
+        return read_error_text(exc)
+    message = _(exc.message)
+    return f"{exc.where}: {message}" if exc.where else message
+
+
+# --- creating and opening clubs ----------------------------------------------------
+
+
+@bp.route("/clubs/new", methods=["GET", "POST"])
+def new_club() -> Any:
+    """A new club: its name, its roster, the defaults of its matches."""
+    form = ClubForm()
+    if request.method == "GET":
+        form.language.data = current_language()
+    if form.validate_on_submit():
+        players = roster_lines(form.roster.data or "")
+        try:
+            if len(players) > MAX_ROSTER:
+                raise ScartoError(_("A club may have at most %(n)s players.", n=MAX_ROSTER))
+            names = [club_store.clean_name(n, f"line {i}") for i, (n, _s) in enumerate(players, start=1)]
+            if len({n.casefold() for n in names}) != len(names):
+                raise ScartoError(_("Each player needs a different name."))
+            club = club_store.create_club(get_db(), form.name.data or "", players, form.defaults())
+        except ScartoError as exc:
+            form.form_errors.append(_problem(exc))
+        else:
+            flash(_("Club created. Keep the edit link: it is the key to the club."))
+            return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
+    status = 400 if request.method == "POST" else 200
+    return render_template("club_new.html", form=form), status
+
+
+@bp.route("/clubs/import", methods=["GET", "POST"])
+def import_club() -> Any:
+    """A club from a ``scarto-club/1`` file (a backup, or another installation's export)."""
+    form = ImportClubForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            upload = form.file.data
+            if isinstance(upload, FileStorage) and upload.filename:
+                value = loads(upload.read(), "file")
+            elif (form.text.data or "").strip():
+                value = loads((form.text.data or "").strip().encode(), "text")
+            else:
+                raise ScartoError(_("Choose a file or paste its text."))
+            club_file = club_store.parse_club(value)
+            problems = _file_errors(club_file)
+            if not problems:
+                club = club_store.import_club(get_db(), club_file)
+                flash(_("Club imported: %(n)s matches.", n=len(club_file.matches)))
+                return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
+        except ScartoError as exc:
+            problems = [_problem(exc)]
+    status = 400 if request.method == "POST" else 200
+    return render_template("club_import.html", form=form, problems=problems), status
+
+
+def _file_errors(club_file: club_store.ClubFile) -> list[str]:
+    """The hands with errors in a club file: such a file is refused whole, as a match file is."""
+    from ..engine.scoring import score_hand
+    from .labels import problem_text
+
+    lines = []
+    for m, (match, _seated) in enumerate(club_file.matches):
+        for h, hand in enumerate(match.hands):
+            for problem in score_hand(hand).problems:
+                if problem.severity == "error":
+                    lines.append(f"matches[{m}].hands[{h}]: {problem_text(problem)}")
+    return lines
+
+
+@bp.get("/c/<token>/")
+def club_page(token: str) -> Any:
+    """The club: start a match, the table, the players, the seasons, the matches, the history."""
+    view = club_view(token)
+    db = get_db()
+    season_form = SeasonForm()
+    matches = club_store.club_matches(db, view.club.id, limit=30)
+    by_id = {s.match_id: s for s in view.summaries}
+    history = list(reversed(club_store.events(db, view.club.id)))[:20]
+    response = Response(render_template(
+        "club_page.html", view=view, table=view.table()[:10], seasons=club_store.seasons(db, view.club.id),
+        season_form=season_form, matches=matches, more_matches=max(0, len(view.summaries) - len(matches)), by_id=by_id,
+        history=history, preset_names=PRESET_NAMES))
+    return remember_club(response, token)
+
+
+@bp.get("/c/<token>/share")
+def share(token: str) -> str:
+    """The club's edit and view links with QR codes."""
+    club, can_edit = load_club(token)
+    links = []
+    if can_edit:
+        links.append(("edit", url_for("clubs.club_page", token=club.edit_token, _external=True)))
+    links.append(("view", url_for("clubs.club_page", token=club.view_token, _external=True)))
+    codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=2)) for kind, url in links]
+    return render_template("club_share.html", club=club, token=token, codes=codes)
+
+
+@bp.route("/c/<token>/settings", methods=["GET", "POST"])
+def settings(token: str) -> Any:
+    """The club's name and its defaults for new matches."""
+    club, _can_edit = load_club(token, edit=True)
+    form = ClubForm()
+    if request.method == "GET":
+        form.name.data = club.name
+        form.fill(club.settings)
+    if form.validate_on_submit():
+        try:
+            club_store.update_club(get_db(), club.id, form.name.data or "", form.defaults(club.settings))
+        except ScartoError as exc:
+            form.form_errors.append(_problem(exc))
+        else:
+            flash(_("Settings saved; they apply to the club's new matches."))
+            return redirect(url_for("clubs.club_page", token=token))
+    status = 400 if request.method == "POST" else 200
+    return render_template("club_settings.html", form=form, club=club, token=token), status
+
+
+# --- matches ---------------------------------------------------------------------
+
+
+def _match_data(club: club_store.ClubRow, names: list[str], first_dealer: str) -> dict[str, Any]:
+    today = datetime.now(UTC).date().isoformat()
+    return {"format": MATCH_FORMAT, "title": club.name, "date": today, **club.settings,
+            "players": names, "first_dealer": first_dealer, "hands": []}
+
+
+@bp.route("/c/<token>/start", methods=["GET", "POST"])
+def start_match(token: str) -> Any:
+    """A new match of the club: tick the players (most recent first) or type new names."""
+    club, _can_edit = load_club(token, edit=True)
+    db = get_db()
+    ruleset = find_ruleset(club.settings.get("ruleset"))
+    form = PickForm()
+    problem = None
+    ticked: list[int] = []
+    if form.validate_on_submit():
+        ticked = [int(v) for v in request.form.getlist("player") if v.isdecimal() and len(v) < 19]
+        new_names = [line.strip() for line in (form.new.data or "").splitlines() if line.strip()]
+        try:
+            players = [club_store.get_player(db, club.id, pid) for pid in dict.fromkeys(ticked)]
+            if any(p.merged_into is not None for p in players):  # a page from before a merge
+                raise store.NotFound("merged")
+            names = [p.name for p in players] + [club_store.clean_name(n, "new") for n in new_names]
+            if len(names) != ruleset.players:
+                raise ScartoError(_("Pick %(n)s players: %(k)s picked.", n=ruleset.players, k=len(names)))
+            if len({n.casefold() for n in names}) != len(names):
+                raise ScartoError(_("Each player needs a different name."))
+            data = _match_data(club, names, secrets.choice(names))
+            record = parse_match(data)
+            with db.atomic():
+                row = club_store.add_record(db, club.id, record, names)
+        except store.NotFound:
+            problem = _("That player is not on the club's roster; reload the page.")
+        except ScartoError as exc:
+            problem = _problem(exc)
+        else:
+            flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
+            return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
+    status = 400 if request.method == "POST" else 200
+    return render_template("club_start.html", club=club, token=token, form=form, problem=problem,
+                           players=club_store.recent_players(db, club.id), ticked=set(ticked),
+                           tables=club_store.recent_tables(db, club.id), ruleset=ruleset), status
+
+
+MATCH_LINK = re.compile(r"/m/([A-Za-z0-9_-]{10,64})/?")
+
+
+@bp.route("/c/<token>/add", methods=["GET", "POST"])
+def add_match(token: str) -> Any:
+    """Add a stand-alone match (its edit link) or a match file to the club, mapping its names to the roster.
+
+    Without ``?match=`` the page asks for the match; with it, for the roster player of each seat.
+    """
+    club, _can_edit = load_club(token, edit=True)
+    db = get_db()
+    form = AddForm()
+    problems: list[str] = []
+    match_token = request.values.get("match", "")
+    if match_token:
+        return _map_seats(club, token, match_token)
+    if form.validate_on_submit():
+        try:
+            upload = form.file.data
+            if isinstance(upload, FileStorage) and upload.filename:
+                record = parse_match(loads(upload.read(), "file"))
+                errors = _file_errors(club_store.ClubFile("", {}, [], [], [(record, [])], []))
+                if errors:
+                    raise ScartoError("; ".join(e.replace("matches[0].", "") for e in errors))
+                row = store.create_match(db, record)
+                return redirect(url_for("clubs.add_match", token=token, match=row.edit_token))
+            found = MATCH_LINK.search(form.link.data or "")
+            link_token = found.group(1) if found else (form.link.data or "").strip()
+            try:
+                row, can_edit = store.find_match(db, link_token)
+            except store.NotFound:
+                message = _("No match has that link; copy the match's edit link from its share page.")
+                raise ScartoError(message) from None
+            if not can_edit:
+                raise ScartoError(_("That is a view-only link; a match joins a club through its edit link."))
+            return redirect(url_for("clubs.add_match", token=token, match=row.edit_token))
+        except ScartoError as exc:
+            problems = [_problem(exc)]
+    status = 400 if request.method == "POST" else 200
+    return render_template("club_add.html", club=club, token=token, form=form, problems=problems), status
+
+
+def _map_seats(club: club_store.ClubRow, token: str, match_token: str) -> Any:
+    db = get_db()
+    try:
+        row, can_edit = store.find_match(db, match_token)
+    except store.NotFound:
+        abort(404)
+    if not can_edit:
+        abort(403, description=_("That is a view-only link; a match joins a club through its edit link."))
+    owner = club_store.club_of(db, row.id)
+    if owner is not None and owner != club.id:
+        abort(403, description=_("This match belongs to another club."))
+    roster = club_store.roster(db, club.id)
+    current = club_store.seats(db, club.id).get(row.id)
+    form = PickForm()
+    problem = None
+    if form.validate_on_submit():
+        chosen = [request.form.get(f"seat_{i}", "") for i in range(len(row.players))]
+        try:
+            ids = []
+            for name, value in zip(row.players, chosen, strict=True):
+                if value == "new":
+                    ids.append(club_store.player_for(db, club.id, name).id)
+                elif value.isdecimal() and len(value) < 19:
+                    player = club_store.get_player(db, club.id, int(value))
+                    if player.merged_into is not None:
+                        raise store.NotFound("merged")
+                    ids.append(player.id)
+                else:
+                    raise ScartoError(_("Choose a roster player for each seat."))
+            if len(set(ids)) != len(ids):
+                raise ScartoError(_("Two seats cannot be the same player."))
+            with db.atomic():
+                club_store.attach_match(db, club.id, row.id, ids, announce=current is None)
+                club_store.refresh_summary(db, row.id)
+        except store.NotFound:
+            problem = _("That player is not on the club's roster; reload the page.")
+        except ScartoError as exc:
+            problem = _problem(exc)
+        else:
+            flash(_("The match is in the club, its players mapped to the roster."))
+            return redirect(url_for("clubs.club_page", token=token))
+    by_fold = {p.name.casefold(): p.id for p in roster}
+    if current is not None:
+        preset = [str(pid) for pid in current]
+    else:
+        preset = [str(by_fold[n.casefold()]) if n.casefold() in by_fold else "new" for n in row.players]
+    status = 400 if request.method == "POST" else 200
+    return render_template("club_map.html", club=club, token=token, match=row, match_token=match_token,
+                           roster=roster, preset=preset, form=form, problem=problem), status
+
+
+# --- players ---------------------------------------------------------------------
+
+
+@bp.get("/c/<token>/p/<int:player_id>")
+def player_page(token: str, player_id: int) -> Any:
+    """A player's figures: totals, wins, deals, breaches, best and worst hand, form, head to head, chart."""
+    view = club_view(token)
+    db = get_db()
+    try:
+        player = club_store.get_player(db, view.club.id, player_id)
+    except store.NotFound:
+        abort(404)
+    if player.merged_into is not None:
+        return redirect(url_for("clubs.player_page", token=token, player_id=player.merged_into))
+    season, start, end = _season(view)
+    detail = stats.player_detail(view.summaries, view.seats, player.id, start, end)
+    chart = cumulative_chart([player.name], [[v] for v in detail.running()][-200:],
+                             title=_("Running total, match by match")) if detail.history else ""
+    rename = PlayerForm(formdata=None, name=player.name, short=player.short or "")
+    merge = MergeForm(formdata=None)
+    merge.into.choices = [(p.id, p.name) for p in view.active if p.id != player.id]
+    return render_template("club_player.html", view=view, player=player, detail=detail, chart=chart,
+                           aliases=club_store.aliases(db, view.club.id, player.id), rename=rename, merge=merge,
+                           season=season, seasons=club_store.seasons(db, view.club.id),
+                           problem_labels=PROBLEM_LABELS)
+
+
+@bp.post("/c/<token>/p/<int:player_id>/rename")
+def rename_player(token: str, player_id: int) -> Any:
+    """A new name (or short name) for a player; their past matches stay theirs."""
+    club, _can_edit = load_club(token, edit=True)
+    form = PlayerForm()
+    if not form.validate_on_submit():
+        flash(_("Write the new name (at most 40 characters)."), "error")
+        return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
+    try:
+        club_store.rename_player(get_db(), club.id, player_id, form.name.data or "", form.short.data)
+    except store.NotFound:
+        abort(404)
+    except club_store.NameTaken:
+        flash(_("Another player of the club is called %(name)s; merge the two if they are the same person.",
+                name=(form.name.data or "").strip()), "error")
+    except ScartoError as exc:
+        flash(_problem(exc), "error")
+    except club_store.ClubError:
+        abort(404)
+    else:
+        flash(_("Saved: the player's past matches and statistics stay with them."))
+    return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
+
+
+@bp.post("/c/<token>/p/<int:player_id>/merge")
+def merge_player(token: str, player_id: int) -> Any:
+    """This entry and another are the same person: one player, every hand of both."""
+    club, _can_edit = load_club(token, edit=True)
+    form = MergeForm()
+    if not form.validate_on_submit() or not isinstance(form.into.data, int):
+        flash(_("Choose the player this entry is the same person as."), "error")
+        return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
+    try:
+        target = club_store.merge_players(get_db(), club.id, player_id, form.into.data)
+    except store.NotFound:
+        abort(404)
+    except club_store.ClubError as exc:
+        if str(exc) == "together":
+            flash(_("These two sat at the same table, so they are not the same person."), "error")
+        else:
+            flash(_("Choose another player of the club."), "error")
+        return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
+    flash(_("Merged: %(name)s now has every match of both.", name=target.name))
+    return redirect(url_for("clubs.player_page", token=token, player_id=target.id))
+
+
+# --- the table and seasons -------------------------------------------------------
+
+
+def _season(view: ClubView) -> tuple[club_store.Season | None, str | None, str | None]:
+    raw = request.args.get("season", "")
+    if not raw:
+        return None, None, None
+    if not raw.isdecimal() or len(raw) > 18:
+        abort(404)
+    try:
+        season = club_store.get_season(get_db(), view.club.id, int(raw))
+    except store.NotFound:
+        abort(404)
+    return season, season.start, season.end
+
+
+@dataclass(frozen=True)
+class TableView:
+    view: ClubView
+    season: club_store.Season | None
+    rows: list[stats.PlayerStats]
+    by: str
+    settlement: list[Transfer]
+    stake: dict[str, Any] | None
+
+    @property
+    def title(self) -> str:
+        return self.season.name if self.season else _("All time")
+
+    def places(self) -> list[int]:
+        """Each row's place; equal totals share a place (under the total ranking)."""
+        out: list[int] = []
+        for i, row in enumerate(self.rows):
+            same = self.by == "total" and i and row.total == self.rows[i - 1].total
+            out.append(out[-1] if same else i + 1)
+        return out
+
+
+def table_view(token: str) -> TableView:
+    view = club_view(token)
+    season, start, end = _season(view)
+    by = "per_hand" if request.args.get("sort") == "per_hand" else "total"
+    rows = view.table(start, end, by)
+    stake = view.club.stake
+    transfers: list[Transfer] = []
+    if stake is not None and rows:
+        totals = [(view.name(r.key), r.total) for r in stats.rank(rows)]
+        transfers = settle(totals, view.club.settings.get("settle", "per_point"), Decimal(stake["per_point"]))
+    return TableView(view, season, rows, by, transfers, stake)
+
+
+@bp.get("/c/<token>/table")
+def table(token: str) -> str:
+    """The club's table for a season (or all time), by total or by average per hand."""
+    tv = table_view(token)
+    return render_template("club_table.html", tv=tv, view=tv.view, form=FlaskForm(),
+                           seasons=club_store.seasons(get_db(), tv.view.club.id))
+
+
+@bp.get("/c/<token>/table.csv")
+def table_csv(token: str) -> Response:
+    tv = table_view(token)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", "player", "matches", "hands", "total", "per_hand", "wins", "last", "deals",
+                     "breaches"])
+    for place, row in zip(tv.places(), tv.rows, strict=True):
+        writer.writerow([place, _text_cell(tv.view.name(row.key)), row.matches, row.hands, _number(row.total),
+                         _number(row.per_hand), row.wins, row.last, row.deals, row.breach_count])
+    name = _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else 'all time'}")
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": disposition("attachment", f"{name}.csv")})
+
+
+def _number(value: Fraction) -> str:
+    from ..engine.records import fraction_json
+
+    return str(fraction_json(value))
+
+
+def _text_cell(text: str) -> str:
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@bp.get("/c/<token>/table.pdf")
+def table_pdf(token: str) -> Response:
+    """The season's table on A4 for the notice board, through the match sheet's PDF machinery."""
+    tv = table_view(token)
+    language = tv.view.club.settings.get("language") or current_language()
+    with force_locale(language):
+        html = render_template("pdf_club.html", tv=tv, view=tv.view, today=date.today().isoformat())
+    pdf = html_to_pdf(html, str(current_app.static_folder) + "/")
+    name = _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else ''}")
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": disposition("inline", f"{name or 'club'}.pdf")})
+
+
+@bp.post("/c/<token>/seasons")
+def add_season(token: str) -> Any:
+    club, _can_edit = load_club(token, edit=True)
+    form = SeasonForm()
+    if not form.validate_on_submit() or form.start.data is None or form.end.data is None:
+        flash(_("A season needs a name and two dates, the first not after the second."), "error")
+        return redirect(url_for("clubs.club_page", token=token))
+    if form.end.data < form.start.data:
+        flash(_("A season needs a name and two dates, the first not after the second."), "error")
+        return redirect(url_for("clubs.club_page", token=token))
+    try:
+        season = club_store.add_season(get_db(), club.id, form.name.data or "", form.start.data.isoformat(),
+                                       form.end.data.isoformat())
+    except ScartoError as exc:
+        flash(_problem(exc), "error")
+        return redirect(url_for("clubs.club_page", token=token))
+    return redirect(url_for("clubs.table", token=token, season=season.id))
+
+
+@bp.post("/c/<token>/seasons/<int:season_id>/delete")
+def delete_season(token: str, season_id: int) -> Any:
+    """A season removed (its matches stay in the club: a season is only a range of dates)."""
+    club, _can_edit = load_club(token, edit=True)
+    if not FlaskForm().validate_on_submit():
+        abort(400)
+    try:
+        club_store.delete_season(get_db(), club.id, season_id)
+    except store.NotFound:
+        abort(404)
+    flash(_("Season removed; its matches stay in the club."))
+    return redirect(url_for("clubs.club_page", token=token))
+
+
+@bp.get("/c/<token>/export.json")
+def export_json(token: str) -> Response:
+    """The club as a ``scarto-club/1`` file: export, import and export again gives the same bytes."""
+    club, _can_edit = load_club(token)
+    data = club_store.export_club(get_db(), club)
+    return Response(dumps(data), mimetype="application/json",
+                    headers={"Content-Disposition": disposition("attachment",
+                                                                f"{_file_name(club.name) or 'club'}.json")})
+
+
+@bp.get("/c/<token>/players.json")
+def players_json(token: str) -> Any:
+    """``scarto-players/1`` for the club (``?from=`` and ``?to=`` limit it to matches in that range)."""
+    try:
+        club, _can_edit = club_store.find_club(get_db(), token)
+    except store.NotFound:
+        return {"error": "not_found", "message": "No club has this link."}, 404
+    bounds: list[str | None] = []
+    for key in ("from", "to"):
+        raw = request.args.get(key)
+        if raw is None:
+            bounds.append(None)
+            continue
+        try:
+            bounds.append(date.fromisoformat(raw).isoformat())
+        except ValueError:
+            return {"error": "bad_request", "message": f"{key}: write the date as YYYY-MM-DD.",
+                    "problems": [{"where": key, "message": "write the date as YYYY-MM-DD"}]}, 400
+    db = get_db()
+    rows = stats.club_table(club_store.summaries(db, club.id), club_store.seats(db, club.id), bounds[0], bounds[1])
+    names = {p.id: p.name for p in club_store.roster(db, club.id, merged=True)}
+    return stats.players_document(rows, names)

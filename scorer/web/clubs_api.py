@@ -1,0 +1,160 @@
+"""The JSON interface of clubs, and a hand saved into any match by a program.
+
+Like :mod:`scorer.web.api`, these routes are exempt from CSRF and accept only a
+JSON body (``Content-Type: application/json``), which no page on another site
+can send without a CORS preflight this app never grants. Every answer is JSON:
+a wrong token is 404, the view link 403 (it changes nothing), a bad body 400
+with its problems listed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from ..engine.errors import ScartoError
+from ..engine.records import MatchRecord, parse_hand, parse_match
+from ..engine.scoring import score_hand
+from ..storage import clubs as club_store
+from ..storage import store
+from . import MAX_UPLOAD_BYTES, get_db
+from .api import json_body, refuse
+
+bp = Blueprint("clubs_api", __name__)
+
+NOT_FOUND = "Nothing is at this address: check the link (a token is 24 characters)."
+
+
+def _body() -> tuple[Any, tuple[dict[str, Any], int] | None]:
+    """The request's JSON value, or the refusal to answer with."""
+    if not request.is_json:
+        return None, refuse(415, "unsupported_media_type",
+                            "Send a JSON body with Content-Type: application/json.")
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if charset not in ("utf-8", "utf8"):
+        return None, refuse(415, "unsupported_media_type", f"The body must be UTF-8, not {charset}.")
+    try:
+        return json_body(), None
+    except RequestEntityTooLarge:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") or MAX_UPLOAD_BYTES
+        return None, refuse(413, "too_large", f"The body is larger than {limit // 1024} KB.")
+    except ScartoError as exc:
+        return None, _bad(exc)
+
+
+def _bad(exc: ScartoError) -> tuple[dict[str, Any], int]:
+    problem = {"code": exc.key or "read_error", "where": exc.where, "message": exc.message}
+    return refuse(400, "bad_request", str(exc), problems=[problem])
+
+
+def _hand_errors(match: MatchRecord, prefix: str = "") -> list[dict[str, Any]]:
+    problems = []
+    for number, hand in enumerate(match.hands, start=1):
+        for p in score_hand(hand).problems:
+            if p.severity == "error":
+                problems.append({"hand": number, **({"where": prefix} if prefix else {}), **p.to_dict()})
+    return problems
+
+
+def _links(row: store.MatchRow) -> dict[str, str]:
+    return {"edit_url": url_for("matches.match_page", token=row.edit_token, _external=True),
+            "view_url": url_for("matches.match_page", token=row.view_token, _external=True)}
+
+
+@bp.post("/api/clubs")
+def create_club() -> Any:
+    """``scarto-club/1`` (name, players, optionally matches...) -> 201 with the club's links."""
+    value, refusal = _body()
+    if refusal is not None:
+        return refusal
+    try:
+        club_file = club_store.parse_club(value)
+    except ScartoError as exc:
+        return _bad(exc)
+    problems = [p for i, (match, _seated) in enumerate(club_file.matches)
+                for p in _hand_errors(match, f"matches[{i}]")]
+    if problems:
+        return refuse(400, "bad_request", "A hand with errors cannot be scored, so the club was not created.",
+                      problems=problems)
+    club = club_store.import_club(get_db(), club_file)
+    body = {"edit_url": url_for("clubs.club_page", token=club.edit_token, _external=True),
+            "view_url": url_for("clubs.club_page", token=club.view_token, _external=True)}
+    return body, 201, {"Location": body["edit_url"]}
+
+
+@bp.post("/c/<token>/matches")
+def club_match(token: str) -> Any:
+    """A ``scarto-match/1`` body stored as a club match: its names are roster names (new ones join)."""
+    try:
+        club, can_edit = club_store.find_club(get_db(), token)
+    except store.NotFound:
+        return refuse(404, "not_found", NOT_FOUND)
+    if not can_edit:
+        return refuse(403, "forbidden", "This is the view-only link of the club: it cannot change anything.")
+    value, refusal = _body()
+    if refusal is not None:
+        return refusal
+    try:
+        match = parse_match(value)
+    except ScartoError as exc:
+        return _bad(exc)
+    problems = _hand_errors(match)
+    if problems:
+        return refuse(400, "bad_request", "A hand with errors cannot be scored, so the match was not stored.",
+                      problems=problems)
+    try:
+        row = club_store.add_record(get_db(), club.id, match, list(match.players))
+    except ScartoError as exc:
+        return _bad(exc)
+    except club_store.ClubError:
+        return refuse(400, "bad_request", "Two of the match's names are the same roster player.",
+                      problems=[{"where": "players", "message": "two names are one roster player"}])
+    body = _links(row)
+    return body, 201, {"Location": body["edit_url"]}
+
+
+@bp.post("/m/<token>/hands.json")
+def add_hand(token: str) -> Any:
+    """One in-match hand record appended: 201 ``{"number": N}``; 409 if ``number`` was taken first.
+
+    A record with errors is refused (400, its problems); one with rule breaches is
+    stored and marked by the judgement, as the table's pages show it.
+    """
+    db = get_db()
+    try:
+        row, can_edit = store.find_match(db, token)
+    except store.NotFound:
+        return refuse(404, "not_found", NOT_FOUND)
+    if not can_edit:
+        return refuse(403, "forbidden", "This is the view-only link of the match: it cannot change anything.")
+    value, refusal = _body()
+    if refusal is not None:
+        return refusal
+    if not isinstance(value, dict):
+        return refuse(400, "bad_request", "Send one hand record (a hands entry of scarto-match/1) as an object.",
+                      problems=[{"where": "body", "message": "not an object"}])
+    try:
+        record = store.canonical_hand(row, value)
+        judged = score_hand(parse_hand(store.hand_record_data(row, record)))
+    except ScartoError as exc:
+        return _bad(exc)
+    errors = [p.to_dict() for p in judged.problems if p.severity == "error"]
+    if errors:
+        return refuse(400, "bad_request", "The hand has errors, so it cannot be scored; nothing was saved.",
+                      problems=errors)
+    number = record.get("number")
+    expected = number - 1 if isinstance(number, int) else None
+    if expected is not None and expected > len(store.list_hands(db, row.id)):
+        return refuse(400, "bad_request", f"Hand {number} cannot be saved before the hands before it.",
+                      problems=[{"where": "number", "message": "beyond the next hand's number"}])
+    try:
+        saved = store.add_hand(db, row.id, record, expected_count=expected)
+    except store.Conflict as exc:
+        return refuse(409, "conflict", f"Hand {number} was saved from another phone first; nothing was saved.",
+                      current=exc.current.record if exc.current else None)
+    keys = [h.key for h in store.list_hands(db, row.id)]
+    if club_store.club_of(db, row.id) is not None:
+        club_store.refresh_summary(db, row.id)
+    return {"number": keys.index(saved.key) + 1}, 201

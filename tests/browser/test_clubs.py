@@ -1,0 +1,159 @@
+"""A club on a phone: made, three matches started from its roster, hands recorded, its pages read,
+a player renamed and two merged, and the view link that changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import Taps, no_overflow
+from tests.browser.handflows import type_into
+
+pytestmark = pytest.mark.browser
+
+
+def record_points(page: Any, taps: Taps, first: str, second: str) -> None:
+    """One hand as counted points from the match page (the last player's points fill themselves in)."""
+    taps.tap("#record-points")
+    type_into(page, taps, "#points_0", first)
+    type_into(page, taps, "#points_1", second)
+    taps.tap("#save")
+    expect(page.locator(".flash")).to_contain_text("saved")
+
+
+def open_club(page: Any, live_server: str, taps: Taps) -> None:
+    """From the start page, where the phone keeps its clubs."""
+    page.goto(live_server + "/")
+    taps.tap(".matches a:has-text('Circolo Arci')")
+    expect(page.locator("h1")).to_have_text("Circolo Arci")
+
+
+@pytest.mark.slow
+def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    page.goto(live_server + "/")
+    taps.tap("text=Start a club")
+    page.fill("#name", "Circolo Arci")
+    page.fill("#roster", "Anna\nBruno\nCarla\nDora")
+    page.fill("#end_hands", "2")
+    shot("club-new")
+    taps.tap("button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Share the club Circolo Arci")
+    expect(page.locator(".qr svg")).to_have_count(2)
+    edit_url = page.locator("input.link").nth(0).input_value()
+    view_url = page.locator("input.link").nth(1).input_value()
+    assert edit_url != view_url
+    shot("club-share")
+
+    # match 1: three taps pick the players, one starts the match
+    taps.tap("text=Back to the club")
+    taps.tap("text=Start a match")
+    before = taps.count
+    for name in ("Anna", "Bruno", "Carla"):
+        taps.tap(f"label.choice:has-text('{name}')")
+    assert no_overflow(page) == []
+    shot("club-start")
+    taps.tap("text=Start the match")
+    assert taps.count - before == 4
+    expect(page.locator("h1")).to_have_text("Circolo Arci")
+    expect(page.locator(".flash")).to_contain_text("to deal first")
+    record_points(page, taps, "31", "22")  # Anna 5, Bruno -4, Carla -1
+    record_points(page, taps, "20", "30")  # Anna -6, Bruno 4, Carla 2: the match is over (two hands)
+
+    # match 2: the same table again, one tap
+    open_club(page, live_server, taps)
+    taps.tap("text=Start a match")
+    before = taps.count
+    taps.tap("button:has-text('Anna, Bruno, Carla')")
+    assert taps.count - before == 1
+    record_points(page, taps, "30", "26")  # Anna 4, Bruno 0, Carla -4
+
+    # match 3: two from the roster (most recent first) and a new name that joins it
+    open_club(page, live_server, taps)
+    taps.tap("text=Start a match")
+    names = page.locator("label.choice").all_inner_texts()
+    assert [n.strip() for n in names] == ["Anna", "Bruno", "Carla", "Dora"]
+    taps.tap("label.choice:has-text('Anna')")
+    taps.tap("label.choice:has-text('Dora')")
+    page.fill("#new", "Ezio")
+    taps.tap("text=Start the match")
+    expect(page.locator("main")).to_contain_text("Ezio")
+    record_points(page, taps, "26", "40")  # Anna 0, Dora 14, Ezio -14
+
+    open_club(page, live_server, taps)
+    rows = page.locator("table.club-table tbody tr")
+    expect(rows).to_have_count(5)
+    expect(rows.nth(0)).to_contain_text("Dora")
+    expect(rows.nth(1)).to_contain_text("Anna")
+    assert no_overflow(page) == []
+    shot("club-page")
+
+    # a player page
+    taps.tap("table.club-table a:has-text('Anna')")
+    expect(page.locator("h1")).to_have_text("Anna")
+    figures = page.locator("table.figures")
+    expect(figures.locator("tr:has-text('Matches') td").first).to_have_text("3")
+    expect(figures.locator("tr:has-text('Hands') td").first).to_have_text("4")
+    expect(figures.locator("tr:has-text('Total') td").first).to_have_text("3")
+    expect(figures.locator("tr:has-text('Best hand') td").first).to_have_text("5")
+    expect(figures.locator("tr:has-text('Worst hand') td").first).to_have_text("-6")
+    expect(page.locator(".chart-box svg polyline")).to_have_count(1)
+    expect(page.locator("text=Head to head")).to_be_visible()
+    assert no_overflow(page) == []
+    shot("club-player")
+
+    # the full table, sorted both ways, and a season
+    open_club(page, live_server, taps)
+    taps.tap("text=The full table")
+    expect(page.locator("h1")).to_have_text("Table: All time")
+    taps.tap("th a:has-text('Per hand')")
+    expect(page.locator("th:has-text('Per hand')")).to_contain_text("▼")
+    shot("club-table")
+    open_club(page, live_server, taps)
+    taps.tap("summary:has-text('New season')")
+    page.fill("#name", "Inverno")
+    page.fill("#start", "2020-01-01")
+    page.fill("#end", "2099-12-31")
+    taps.tap("button:has-text('Add the season')")
+    expect(page.locator("h1")).to_have_text("Table: Inverno")
+    expect(page.locator("table.club-table tbody tr")).to_have_count(5)
+    assert no_overflow(page) == []
+    shot("club-season")
+
+    # rename Bruno, then merge Ezio (a typo at the table, say) into him
+    open_club(page, live_server, taps)
+    taps.tap("table.club-table a:has-text('Bruno')")
+    page.fill("#name", "Bruno Bianchi")
+    page.fill("#short", "BB")
+    taps.tap("button:has-text('Rename')")
+    expect(page.locator("h1")).to_contain_text("Bruno Bianchi")
+    expect(page.locator("table.figures tr:has-text('Total') td").first).to_have_text("0")
+    open_club(page, live_server, taps)
+    taps.tap("table.club-table a:has-text('Ezio')")
+    page.select_option("#into", label="Bruno Bianchi")
+    taps.tap("button:has-text('Merge the two')")
+    expect(page.locator(".flash")).to_contain_text("Merged: Bruno Bianchi now has every match of both.")
+    expect(page.locator("table.figures tr:has-text('Matches') td").first).to_have_text("3")
+    expect(page.locator("table.figures tr:has-text('Total') td").first).to_have_text("-14")
+    expect(page.locator("text=Also played as: Bruno, Ezio")).to_be_visible()
+    open_club(page, live_server, taps)
+    expect(page.locator("main")).to_contain_text("Bruno is now called Bruno Bianchi")
+    expect(page.locator("main")).to_contain_text("Ezio merged into Bruno Bianchi")
+    expect(page.locator("table.club-table tbody tr")).to_have_count(4)
+    shot("club-history")
+
+    # the view link: everything to read, nothing to change
+    page.goto(view_url)
+    expect(page.locator("main")).to_contain_text("View-only link")
+    expect(page.locator("form")).to_have_count(0)
+    expect(page.locator("text=Start a match")).to_have_count(0)
+    shot("club-view-only")
+    page.locator("table.club-table a").first.click()
+    expect(page.locator("form")).to_have_count(0)
+    for path in ("start", "settings", "add"):
+        response = page.goto(view_url + path)
+        assert response is not None and response.status == 403
+        expect(page.locator("main")).to_contain_text("view-only link of the club")
+    response = page.goto(view_url.replace("/c/", "/c/x"))
+    assert response is not None and response.status == 404

@@ -1,0 +1,219 @@
+"""Clubs in the database: the roster, seats, the summary cache, scarto-club/1 round trips, and
+Hypothesis: every player's total is the sum of their hand scores; each match's totals sum to zero."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorer.engine import clubs as stats
+from scorer.engine.errors import ReadError
+from scorer.engine.records import dumps, parse_hand, parse_match
+from scorer.engine.scoring import score_hand
+from scorer.storage import clubs, store
+from scorer.storage import db as database
+from tests.seed import dealt_by, match_file
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Iterator[sqlite_utils.Database]:
+    handle = database.connect(tmp_path / "clubs.sqlite")
+    database.migrate(handle)
+    yield handle
+    handle.conn.close()
+
+
+def points_match(players: list[str], hands: list[tuple[int, list[int]]], *, date: str = "2026-11-30",
+                 end: int | None = None) -> dict:  # type: ignore[type-arg]
+    """A match of points-form hands: (dealer seat, card points per seat summing to 78)."""
+    return {"format": "scarto-match/1", "date": date, "ruleset": "classic", "players": players,
+            "first_dealer": players[0], "end": {"hands": end or max(1, len(hands))},
+            "hands": [{"dealer": players[d], "points": dict(zip(players, pts, strict=True))} for d, pts in hands]}
+
+
+def test_the_migration_is_the_last_and_makes_the_tables(db: sqlite_utils.Database) -> None:
+    assert database.MIGRATIONS[-1].__name__.endswith("_clubs")
+    assert {"clubs", "club_players", "club_matches", "club_seats", "club_seasons", "club_events",
+            "match_summaries"} <= set(db.table_names())
+    assert database.migrate(db) == len(database.MIGRATIONS)
+
+
+def test_the_roster_keeps_each_name_once_in_any_case(db: sqlite_utils.Database) -> None:
+    club = clubs.create_club(db, "Circolo", [("Anna", "An"), ("Bruno", None)])
+    with pytest.raises(clubs.NameTaken):
+        clubs.add_player(db, club.id, "  anna ")
+    assert clubs.player_for(db, club.id, "ANNA").name == "Anna"
+    assert clubs.player_for(db, club.id, "Carla").name == "Carla"
+    assert [(p.name, p.short) for p in clubs.roster(db, club.id)] == [("Anna", "An"), ("Bruno", None), ("Carla", None)]
+    with pytest.raises(ReadError):
+        clubs.add_player(db, club.id, "Tab\there")
+
+
+def test_a_summary_follows_every_change_to_a_hand_even_within_one_second(db: sqlite_utils.Database) -> None:
+    club = clubs.create_club(db, "Circolo", [])
+    row = clubs.add_record(db, club.id, parse_match(points_match(["Anna", "Bruno", "Carla"],
+                                                                 [(0, [30, 24, 24])], end=5)),
+                           ["Anna", "Bruno", "Carla"])
+    anna = clubs.player_for(db, club.id, "Anna").id
+
+    def anna_total() -> Fraction:
+        return {r.key: r.total for r in stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))}[anna]
+
+    assert anna_total() == 4
+    hand = store.add_hand(db, row.id, {"dealer": "Bruno", "points": {"Anna": 20, "Bruno": 30, "Carla": 28}})
+    assert anna_total() == 4 - 6
+    store.update_hand(db, row.id, hand.key, {"dealer": "Bruno", "points": {"Anna": 36, "Bruno": 20, "Carla": 22}})
+    assert anna_total() == 4 + 10
+    store.delete_hand(db, row.id, hand.key)
+    assert anna_total() == 4
+    store.undelete_hand(db, row.id, hand.key)
+    assert anna_total() == 14
+    store.restore_revision(db, row.id, hand.key, 1)
+    assert anna_total() == -2
+
+
+def test_summaries_are_read_not_judged_again(db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    club = clubs.create_club(db, "Circolo", [])
+    clubs.add_record(db, club.id, parse_match(match_file(6)), ["Anna", "Bruno", "Carla"])
+    clubs.summaries(db, club.id)
+    monkeypatch.setattr(clubs, "refresh_summary", lambda *a: pytest.fail("judged again"))
+    assert len(clubs.summaries(db, club.id)) == 1
+
+
+def test_hands_after_the_end_and_breaches_in_the_summary(db: sqlite_utils.Database) -> None:
+    data = match_file(6)
+    data["end"] = {"hands": 5}
+    data["hands"][5] = dealt_by("classic-breach", data["hands"][5]["dealer"])
+    club = clubs.create_club(db, "Circolo", [])
+    row = clubs.add_record(db, club.id, parse_match(data), ["Anna", "Bruno", "Carla"])
+    summary = clubs.refresh_summary(db, row.id)
+    assert len(summary.hands) == 5 and summary.uncounted == 1 and summary.finished
+    breach = [c for h in match_file(6)["hands"][:5] for c in score_hand(parse_hand(
+        {"format": "scarto-hand/1", "players": ["Anna", "Bruno", "Carla"], **h})).problems if c.severity == "violation"]
+    assert sum(len(h.breaches) for h in summary.hands) == len(breach)
+
+
+def test_rename_and_merge_keep_every_hand_and_are_in_the_history(db: sqlite_utils.Database) -> None:
+    club = clubs.create_club(db, "Circolo", [("Anna", None), ("Bruno", None), ("Carla", None), ("Bea", None)])
+    clubs.add_record(db, club.id, parse_match(points_match(["Anna", "Bruno", "Carla"], [(0, [30, 24, 24])])),
+                     ["Anna", "Bruno", "Carla"])
+    clubs.add_record(db, club.id, parse_match(points_match(["Anna", "Bea", "Carla"], [(1, [20, 34, 24])])),
+                     ["Anna", "Bea", "Carla"])
+    ids = {p.name: p.id for p in clubs.roster(db, club.id)}
+    before = {r.key: r for r in stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))}
+    clubs.rename_player(db, club.id, ids["Bruno"], "Bruno Bianchi", "BB")
+    with pytest.raises(clubs.ClubError):
+        clubs.merge_players(db, club.id, ids["Bea"], ids["Anna"])  # they sat at the same table
+    clubs.merge_players(db, club.id, ids["Bea"], ids["Bruno"])
+    after = {r.key: r for r in stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))}
+    assert ids["Bea"] not in after
+    assert after[ids["Bruno"]].total == before[ids["Bruno"]].total + before[ids["Bea"]].total == -2 + 8
+    assert after[ids["Bruno"]].matches == 2 and after[ids["Anna"]] == before[ids["Anna"]]
+    assert [(e.kind, e.details) for e in clubs.events(db, club.id)] == [
+        ("rename", {"from": "Bruno", "to": "Bruno Bianchi"}), ("merge", {"from": "Bea", "into": "Bruno Bianchi"})]
+    assert clubs.aliases(db, club.id, ids["Bruno"]) == ["Bruno", "Bea"]
+    assert [p.name for p in clubs.roster(db, club.id)] == ["Anna", "Bruno Bianchi", "Carla"]
+
+
+def test_scarto_club_round_trip_is_byte_identical(db: sqlite_utils.Database) -> None:
+    club = clubs.create_club(db, "Circolo Arci", [("Anna", "An"), ("Bruno", None), ("Carla", None), ("Bea", None)],
+                             clubs.check_defaults({"ruleset": "classic", "end": {"hands": 6}, "settle": "per_point",
+                                                   "stake": {"per_point": "0.10", "currency": "EUR"},
+                                                   "language": "it", "pack": "italian"}))
+    clubs.add_record(db, club.id, parse_match(match_file(6)), ["Anna", "Bruno", "Carla"])
+    clubs.add_record(db, club.id, parse_match(points_match(["Anna", "B.", "Carla"], [(1, [20, 34, 24])],
+                                                           date="2026-12-02")), ["Anna", "Bea", "Carla"])
+    clubs.add_season(db, club.id, "Inverno", "2026-12-01", "2027-02-28")
+    ids = {p.name: p.id for p in clubs.roster(db, club.id)}
+    clubs.merge_players(db, club.id, ids["Bea"], ids["Bruno"])
+    clubs.rename_player(db, club.id, ids["Carla"], "Carla Rossi", "Ca")
+    first = dumps(clubs.export_club(db, club))
+    assert json.loads(first)["matches"][1]["roster"] == {"B.": "Bruno", "Carla": "Carla Rossi"}
+    again = clubs.import_club(db, clubs.parse_club(json.loads(first)))
+    second = dumps(clubs.export_club(db, again))
+    assert second == first
+    table = {(r.matches, r.total) for r in stats.club_table(clubs.summaries(db, again.id), clubs.seats(db, again.id))}
+    old = {(r.matches, r.total) for r in stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))}
+    assert table == old
+
+
+@pytest.mark.parametrize(("value", "where"), [
+    ({"format": "scarto-club/2", "name": "x"}, "format"),
+    ({"name": ""}, "name"),
+    ({"name": "x", "players": ["Anna", "anna"]}, "players"),
+    ({"name": "x", "defaults": {"players": []}}, "defaults.players"),
+    ({"name": "x", "defaults": {"settle": "winner_takes_all"}}, "settle"),
+    ({"name": "x", "seasons": [{"name": "s", "from": "2026-13-01", "to": "2026-12-01"}]}, "seasons[0].from"),
+    ({"name": "x", "matches": [{"format": "scarto-match/1", "players": ["A"]}]}, "matches[0].players"),
+    ({"name": "x", "matches": [{**match_file(3), "roster": {"Anna": "Bruno"}}]}, "matches[0].roster"),
+])
+def test_a_bad_club_file_says_where(value: dict, where: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ReadError) as caught:
+        clubs.parse_club(value)
+    assert caught.value.where == where
+
+
+NAMES = ["Anna", "Bruno", "Carla", "Dora", "Ezio"]
+
+
+@st.composite
+def random_club(draw: st.DrawFn) -> list[tuple[list[str], list[tuple[int, list[int]]], int]]:
+    matches = []
+    for _ in range(draw(st.integers(1, 5))):
+        players = draw(st.permutations(NAMES))[:3]
+        hands = []
+        for _ in range(draw(st.integers(0, 5))):
+            a = draw(st.integers(0, 78))
+            b = draw(st.integers(0, 78 - a))
+            hands.append((draw(st.integers(0, 2)), [a, b, 78 - a - b]))
+        matches.append((players, hands, draw(st.integers(1, 6))))
+    return matches
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(club_spec=random_club())
+def test_totals_are_the_sums_of_hand_scores_and_each_match_sums_to_zero(
+        db: sqlite_utils.Database, club_spec: list[tuple[list[str], list[tuple[int, list[int]]], int]]) -> None:
+    club = clubs.create_club(db, "Random", [])
+    expected: dict[str, Fraction] = {}
+    hands_played: dict[str, int] = {}
+    for players, hands, end in club_spec:
+        record = parse_match(points_match(players, hands, end=end))
+        clubs.add_record(db, club.id, record, players)
+        for hand in record.hands[:end]:  # hands after the end are not counted
+            for name, score in score_hand(hand).scores().items():
+                expected[name] = expected.get(name, Fraction(0)) + score
+                hands_played[name] = hands_played.get(name, 0) + 1
+    names = {p.id: p.name for p in clubs.roster(db, club.id)}
+    summaries = clubs.summaries(db, club.id)
+    for summary in summaries:
+        assert sum(summary.totals()) == 0
+    rows = stats.club_table(summaries, clubs.seats(db, club.id))
+    for row in rows:
+        assert row.total == expected.get(names[row.key], 0)
+        assert row.hands == hands_played.get(names[row.key], 0)
+    assert sum(r.total for r in rows) == 0
+
+
+def test_the_example_of_docs_club_md_reads_and_writes_back(db: sqlite_utils.Database) -> None:
+    text = (Path(__file__).parent.parent / "docs" / "CLUB.md").read_text()
+    example = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
+    club = clubs.import_club(db, clubs.parse_club(example))
+    written = clubs.export_club(db, club)
+    assert written == example
+    names = {p.id: p.name for p in clubs.roster(db, club.id)}
+    table = stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))
+    assert {names[r.key]: r.total for r in table} == {"Anna": 5, "Bruno Bianchi": -4, "Carla": -1}
+
+
+def test_a_match_date_that_is_not_a_day_counts_on_the_day_it_was_stored() -> None:
+    assert clubs.match_date({"date": "2026-03-05"}, "2026-12-01T10:00:00Z") == "2026-03-05"
+    assert clubs.match_date({"date": "Easter 2024"}, "2026-12-01T10:00:00Z") == "2026-12-01"
+    assert clubs.match_date({}, "2026-12-01T10:00:00Z") == "2026-12-01"

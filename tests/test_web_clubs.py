@@ -1,0 +1,288 @@
+"""Club pages and the club JSON interface: capability links, CSRF, the forms, the API's answers."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer.storage import clubs as club_store
+from scorer.web import get_db
+from tests.seed import dealt_by, match_file
+from tests.webutil import csrf_token, submit
+
+DEFAULTS = {"preset": "classic", "end_kind": "hands", "end_hands": "6", "end_target": "100",
+            "settle": "per_point", "stake": "0,10", "currency": "eur", "pack": "italian", "language": "it"}
+
+
+def new_club(client: FlaskClient, roster: str = "Anna, An\nBruno\nCarla\nDora") -> tuple[str, str]:
+    """A club made through the form: (edit token, view token)."""
+    response = submit(client, "/clubs/new", {"name": "Circolo Arci", "roster": roster, **DEFAULTS})
+    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    edit = re.search(r"/c/([^/]+)/share", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    share = client.get(f"/c/{edit}/share").get_data(as_text=True)
+    view = re.findall(r'value="http://scarto.test/c/([^/]+)/"', share)
+    assert view[0] == edit
+    return edit, view[1]
+
+
+def player_ids(app: Flask, token: str) -> dict[str, int]:
+    with app.app_context():
+        club, _ = club_store.find_club(get_db(), token)
+        return {p.name: p.id for p in club_store.roster(get_db(), club.id, merged=True)}
+
+
+def start(client: FlaskClient, edit: str, ids: list[int]) -> str:
+    response = submit(client, f"/c/{edit}/start", {"player": [str(i) for i in ids]})
+    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    return response.headers["Location"].split("/m/")[1].strip("/")
+
+
+def test_a_club_is_made_with_its_defaults_and_roster(app: Flask, client: FlaskClient) -> None:
+    edit, view = new_club(client)
+    with app.app_context():
+        club, can_edit = club_store.find_club(get_db(), edit)
+        assert can_edit and club.name == "Circolo Arci"
+        assert club.settings == {"language": "it", "pack": "italian", "ruleset": "classic", "end": {"hands": 6},
+                                 "settle": "per_point", "stake": {"per_point": "0.10", "currency": "EUR"}}
+        assert [(p.name, p.short) for p in club_store.roster(get_db(), club.id)] == [
+            ("Anna", "An"), ("Bruno", None), ("Carla", None), ("Dora", None)]
+    page = client.get(f"/c/{edit}/share").get_data(as_text=True)
+    assert page.count("<svg") == 2  # two QR codes
+    assert client.get(f"/c/{view}/share").get_data(as_text=True).count("<svg") == 1
+
+
+def test_a_bad_club_form_says_what_is_wrong(client: FlaskClient) -> None:
+    response = submit(client, "/clubs/new", {"name": "X", "roster": "Anna\nanna", **DEFAULTS})
+    assert response.status_code == 400
+    assert "Each player needs a different name." in response.get_data(as_text=True)
+    response = submit(client, "/clubs/new", {"name": "", **DEFAULTS})
+    assert response.status_code == 400
+
+
+def test_a_match_started_from_the_club_takes_its_defaults_and_most_recent_players_come_first(
+        app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    token = start(client, edit, [ids["Bruno"], ids["Carla"], ids["Dora"]])
+    data = json.loads(client.get(f"/m/{token}/export.json").get_data())
+    assert data["players"] == ["Bruno", "Carla", "Dora"] and data["end"] == {"hands": 6}
+    assert data["stake"] == {"per_point": "0.10", "currency": "EUR"} and data["language"] == "it"
+    assert data["title"] == "Circolo Arci" and re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
+    page = client.get(f"/c/{edit}/start").get_data(as_text=True)
+    order = [page.index(f'value="{ids[n]}"> {n}') for n in ("Bruno", "Carla", "Dora", "Anna")]
+    assert order == sorted(order)
+    assert "Bruno, Carla, Dora</button>" in page  # the same table again, one tap
+
+
+def test_new_names_join_the_roster_and_a_wrong_count_is_refused(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    response = submit(client, f"/c/{edit}/start", {"player": [str(ids["Anna"])]})
+    assert response.status_code == 400 and "Pick 3 players: 1 picked." in response.get_data(as_text=True)
+    response = submit(client, f"/c/{edit}/start", {"player": [str(ids["Anna"])], "new": "Ezio\nFranca"})
+    assert response.status_code == 302
+    assert {"Ezio", "Franca"} <= set(player_ids(app, edit))
+
+
+def test_the_view_link_changes_nothing(app: Flask, client: FlaskClient) -> None:
+    edit, view = new_club(client)
+    ids = player_ids(app, edit)
+    start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    page = client.get(f"/c/{view}/").get_data(as_text=True)
+    assert "<form" not in page and f"/c/{view}/start" not in page
+    assert "<form" not in client.get(f"/c/{view}/p/{ids['Anna']}").get_data(as_text=True)
+    token = csrf_token(client.get(f"/c/{edit}/").get_data(as_text=True))
+    for url in ("start", "settings", "add", f"p/{ids['Anna']}/rename", f"p/{ids['Anna']}/merge", "seasons"):
+        response = client.post(f"/c/{view}/{url}", data={"csrf_token": token, "name": "X", "into": ids["Bruno"],
+                                                          "player": [str(ids["Anna"])]})
+        assert response.status_code == 403, url
+    for url in ("start", "settings", "add"):
+        assert client.get(f"/c/{view}/{url}").status_code == 403
+    assert player_ids(app, edit)["Anna"] == ids["Anna"] and "X" not in player_ids(app, edit)
+    response = client.post(f"/c/{view}/matches", json=match_file(3))
+    assert response.status_code == 403 and response.is_json and "view-only" in response.get_json()["message"]
+
+
+def test_wrong_tokens_are_404(client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    for url in ("/c/nope/", "/c/nope/table", "/c/nope/p/1", "/c/nope/share", "/c/nope/export.json",
+                f"/c/{edit}/p/999", f"/c/{edit}/table?season=77", f"/c/{edit}/p/99999999999999999999",
+                "/c/" + "x" * 80 + "/"):
+        assert client.get(url).status_code == 404, url
+    assert client.get("/c/nope/players.json").is_json
+    assert client.post("/m/nope/hands.json", json={}).status_code == 404
+
+
+def test_every_new_form_needs_its_csrf_token(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    for url in ("/clubs/new", "/clubs/import", f"/c/{edit}/start", f"/c/{edit}/settings", f"/c/{edit}/add",
+                f"/c/{edit}/p/{ids['Anna']}/rename", f"/c/{edit}/p/{ids['Anna']}/merge", f"/c/{edit}/seasons"):
+        response = client.post(url, data={"name": "Zed", "player": [str(ids["Anna"])], "into": ids["Bruno"]})
+        assert response.status_code == 400, url
+    assert "Zed" not in player_ids(app, edit)
+
+
+def test_rename_merge_and_the_history(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    token = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    client.post(f"/m/{token}/hands.json", json={"dealer": "Anna", "points": {"Anna": 30, "Bruno": 24, "Carla": 24}})
+    page_url = f"/c/{edit}/p/{ids['Bruno']}"
+    response = submit(client, f"{page_url}/rename", {"name": "Bruno Bianchi", "short": "BB"}, page_url=page_url)
+    assert response.status_code == 302
+    response = submit(client, f"/c/{edit}/p/{ids['Dora']}/merge", {"into": ids["Bruno"]},
+                      page_url=f"/c/{edit}/p/{ids['Dora']}")
+    assert response.status_code == 302
+    page = client.get(page_url).get_data(as_text=True)
+    assert "Bruno Bianchi" in page and "Also played as: Bruno, Dora" in page
+    club = client.get(f"/c/{edit}/").get_data(as_text=True)
+    assert "Bruno is now called Bruno Bianchi" in club and "Dora merged into Bruno Bianchi" in club
+    response = submit(client, f"/c/{edit}/p/{ids['Carla']}/merge", {"into": ids["Anna"]},
+                      page_url=f"/c/{edit}/p/{ids['Carla']}", follow=True)
+    assert "same table" in response.get_data(as_text=True)
+    response = submit(client, f"/c/{edit}/p/{ids['Carla']}/rename", {"name": "anna"},
+                      page_url=f"/c/{edit}/p/{ids['Carla']}", follow=True)
+    assert "Another player of the club is called anna" in response.get_data(as_text=True)
+    stats = client.get(f"/c/{edit}/players.json").get_json()["players"]
+    assert {p["name"]: p["total"] for p in stats} == {"Anna": 4, "Bruno Bianchi": -2, "Carla": -2}
+
+
+def test_a_stand_alone_match_joins_the_club_mapping_its_names(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    response = client.post("/api/matches", json=match_file(3))
+    match_edit = response.get_json()["edit_url"].split("/m/")[1].strip("/")
+    response = submit(client, f"/c/{edit}/add", {"link": f"http://x/m/{match_edit}/"})
+    assert response.status_code == 302 and f"match={match_edit}" in response.headers["Location"]
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert f'<option value="{ids["Anna"]}" selected>' in page
+    response = submit(client, f"/c/{edit}/add?match={match_edit}",
+                      {"seat_0": str(ids["Anna"]), "seat_1": str(ids["Dora"]), "seat_2": "new"})
+    assert response.status_code == 302
+    names = {p["name"]: p for p in client.get(f"/c/{edit}/players.json").get_json()["players"]}
+    assert set(names) == {"Anna", "Dora", "Carla"} and names["Dora"]["hands"] == 3
+    assert "Match added to the club" in client.get(f"/c/{edit}/").get_data(as_text=True)
+    response = submit(client, f"/c/{edit}/add", {"link": "nonsense"})
+    assert response.status_code == 400 and "No match has that link" in response.get_data(as_text=True)
+
+
+def test_the_table_seasons_sorting_csv_and_pdf(app: Flask, client: FlaskClient) -> None:
+    edit, view = new_club(client)
+    data = match_file(6)
+    assert client.post(f"/c/{edit}/matches", json=data).status_code == 201
+    data2 = {**match_file(3), "date": "2025-01-01"}
+    assert client.post(f"/c/{edit}/matches", json=data2).status_code == 201
+    response = submit(client, f"/c/{edit}/seasons", {"name": "Autunno", "start": "2026-09-01", "end": "2026-12-31"},
+                      page_url=f"/c/{edit}/")
+    season = response.headers["Location"].split("season=")[1]
+    all_time = client.get(f"/c/{view}/players.json").get_json()["players"]
+    autumn = client.get(f"/c/{view}/players.json?from=2026-09-01&to=2026-12-31").get_json()["players"]
+    assert {p["matches"] for p in all_time} == {2} and {p["matches"] for p in autumn} == {1}
+    page = client.get(f"/c/{view}/table?season={season}").get_data(as_text=True)
+    assert "Autunno" in page and "Who pays whom" in page and "<form" not in page
+    assert client.get(f"/c/{view}/table?sort=per_hand").status_code == 200
+    csv_text = client.get(f"/c/{view}/table.csv?season={season}").get_data(as_text=True)
+    assert csv_text.splitlines()[0].startswith("place,player,matches,hands,total,per_hand")
+    assert len(csv_text.splitlines()) == 4
+    pdf = client.get(f"/c/{view}/table.pdf?season={season}")
+    assert pdf.status_code == 200 and pdf.data[:5] == b"%PDF-"
+    assert client.get(f"/c/{view}/players.json?from=2026-13-01").status_code == 400
+    assert client.post(f"/c/{edit}/seasons/{season}/delete").status_code == 400  # no CSRF token
+    response = submit(client, f"/c/{view}/seasons/{season}/delete", {}, page_url=f"/c/{edit}/")
+    assert response.status_code == 403
+    response = submit(client, f"/c/{edit}/seasons/{season}/delete", {}, page_url=f"/c/{edit}/table?season={season}")
+    assert response.status_code == 302 and client.get(f"/c/{view}/table?season={season}").status_code == 404
+    assert client.get(f"/c/{view}/players.json").get_json()["players"] == all_time
+
+
+def test_the_api_creates_a_club_and_club_matches(client: FlaskClient) -> None:
+    response = client.post("/api/clubs", json={"format": "scarto-club/1", "name": "Bar Sport",
+                                               "players": ["Anna", {"name": "Bruno", "short": "B"}]})
+    assert response.status_code == 201
+    body = response.get_json()
+    edit = body["edit_url"].split("/c/")[1].strip("/")
+    view = body["view_url"].split("/c/")[1].strip("/")
+    response = client.post(f"/c/{edit}/matches", json=match_file(3))
+    assert response.status_code == 201 and set(response.get_json()) == {"edit_url", "view_url"}
+    players = client.get(f"/c/{view}/players.json").get_json()
+    assert players["format"] == "scarto-players/1"
+    assert [p["name"] for p in players["players"]] and {p["name"] for p in players["players"]} == {
+        "Anna", "Bruno", "Carla"}
+    assert sum(int(p["total"]) for p in players["players"]) == 0
+    exported = client.get(f"/c/{view}/export.json")
+    again = client.post("/api/clubs", data=exported.data, content_type="application/json")
+    assert again.status_code == 201
+    view2 = again.get_json()["view_url"].split("/c/")[1].strip("/")
+    assert client.get(f"/c/{view2}/export.json").data == exported.data
+
+
+@pytest.mark.parametrize("body", [b"", b"[1", b'{"format": "scarto-club/1"}', b'{"name": "x", "players": 3}',
+                                  b'{"name": "x", "matches": [{"players": []}]}'])
+def test_a_bad_club_body_is_400_with_problems(client: FlaskClient, body: bytes) -> None:
+    response = client.post("/api/clubs", data=body, content_type="application/json")
+    assert response.status_code == 400 and response.get_json()["problems"]
+
+
+def test_the_api_refuses_what_is_not_json(client: FlaskClient) -> None:
+    assert client.post("/api/clubs", data="name=x").status_code == 415
+
+
+def test_hands_json_for_any_match(client: FlaskClient) -> None:
+    token = client.post("/api/matches", json={**match_file(3), "hands": []}).get_json()["edit_url"].split(
+        "/m/")[1].strip("/")
+    hand = dealt_by("classic-valid-1", "Anna")
+    assert client.post(f"/m/{token}/hands.json", json=hand).get_json() == {"number": 1}
+    response = client.post(f"/m/{token}/hands.json", json={**dealt_by("classic-points", "Bruno"), "number": 2})
+    assert response.status_code == 201 and response.get_json() == {"number": 2}
+    response = client.post(f"/m/{token}/hands.json", json={**dealt_by("classic-points", "Carla"), "number": 2})
+    assert response.status_code == 409
+    response = client.post(f"/m/{token}/hands.json", json={**dealt_by("classic-points", "Carla"), "number": 9})
+    assert response.status_code == 400
+    response = client.post(f"/m/{token}/hands.json", json={"dealer": "Anna", "points": {"Anna": 1, "Bruno": 2,
+                                                                                     "Carla": 3}})
+    assert response.status_code == 400 and response.get_json()["problems"][0]["code"] == "points_total"
+    response = client.post(f"/m/{token}/hands.json", json=dealt_by("classic-breach", "Carla"))
+    assert response.status_code == 201 and response.get_json() == {"number": 3}  # stored, marked
+    assert client.post(f"/m/{token}/hands.json", data="dealer=Anna").status_code == 415
+    assert client.post(f"/m/{token}/hands.json", json=[1]).status_code == 400
+    view = client.get(f"/m/{token}/share").get_data(as_text=True)
+    view_token = re.findall(r'/m/([A-Za-z0-9_-]{24})/', view)[-1]
+    assert client.post(f"/m/{view_token}/hands.json", json=hand).status_code == 403
+    standings = client.get(f"/m/{token}/standings.json").get_json()
+    assert len(standings["hands"]) == 3 and standings["hands"][2]["problems"]
+
+
+def test_a_club_file_imported_in_the_browser(client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    client.post(f"/c/{edit}/matches", json=match_file(6))
+    exported = client.get(f"/c/{edit}/export.json").get_data(as_text=True)
+    response = submit(client, "/clubs/import", {"text": exported})
+    assert response.status_code == 302
+    new_edit = response.headers["Location"].split("/c/")[1].split("/")[0]
+    assert client.get(f"/c/{new_edit}/export.json").get_data(as_text=True) == exported
+    response = submit(client, "/clubs/import", {"text": '{"format": "scarto-club/1", "name": "x", "seasons": 1}'})
+    assert response.status_code == 400 and "seasons" in response.get_data(as_text=True)
+
+
+def test_the_pages_speak_italian_and_german(client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    page = client.get(f"/c/{edit}/?lang=it").get_data(as_text=True)
+    assert "Classifica di sempre" in page and "Aggiungi una partita" in page
+    assert "Gewonnene Partien" in client.get(f"/c/{edit}/p/1?lang=de").get_data(as_text=True)
+
+
+def test_a_page_from_before_a_merge_cannot_seat_the_merged_entry(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    start_page = client.get(f"/c/{edit}/start").get_data(as_text=True)  # opened before the merge
+    submit(client, f"/c/{edit}/p/{ids['Dora']}/merge", {"into": ids["Anna"]}, page_url=f"/c/{edit}/p/{ids['Dora']}")
+    response = client.post(f"/c/{edit}/start", data={"csrf_token": csrf_token(start_page),
+                                                     "player": [str(ids["Dora"]), str(ids["Bruno"]),
+                                                                str(ids["Carla"])]})
+    assert response.status_code == 400 and "That player is not on the club" in response.get_data(as_text=True)
+    assert [n for n in player_ids(app, edit) if n == "Dora"] == ["Dora"]  # no second Dora made
