@@ -19,6 +19,7 @@
 
   var answer = null;   // the server's judgement of the entry as it was at `answered`
   var asked = 0, answered = -1, changes = 0, saving = false;
+  var unchecked = false;  // the last check found no connection: a complete entry may still be saved (kept by sw.js)
 
   function say(s, values) { return (s || "").replace(/%\((\w+)\)s/g, function (all, k) { return values[k]; }); }
   function label(code) { return buttons[code] ? buttons[code].textContent : code; }
@@ -83,11 +84,12 @@
       if (res.status !== 200) { noteEl.textContent = res.data.error || res.data.message || ""; return; }
       answer = res.data;
       answered = version;
+      unchecked = false;
       if (typed !== undefined) { state.tricks = answer.entered; persist(); }
       noteEl.textContent = "";
       render();
     }).catch(function () {
-      if (id === asked) noteEl.textContent = T.offline;
+      if (id === asked) { noteEl.textContent = T.offline; unchecked = true; render(); }
     });
   }
 
@@ -208,7 +210,7 @@
     var breaches = problems.length && !errors;
     saveBtn.hidden = !!(done && breaches);
     anywayBtn.hidden = !(done && breaches);
-    saveBtn.disabled = anywayBtn.disabled = saving || !done || !now || errors;
+    saveBtn.disabled = anywayBtn.disabled = saving || !done || (!now && !unchecked) || errors;
     undoBtn.disabled = !state.tricks.length;
     overBtn.hidden = !state.tricks.length;
     if (state.count !== cfg.count && !cfg.edit && state.count !== "") {

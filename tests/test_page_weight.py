@@ -28,8 +28,9 @@ from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
 
 LIMIT = 40 * 1024
 HOST = "scarto.test"
-NOT_PAGES = {"static"}
-"""Endpoints that are files, not pages (besides those ending .json, .pdf, .csv)."""
+NOT_PAGES = {"static", "offline.icon", "offline.manifest", "offline.service_worker"}
+"""Endpoints that are files, not pages (besides those ending .json, .pdf, .csv); the manifest is
+weighed with every page that links it, the service worker in tests/test_offline.py."""
 QUERY_VARIANTS = 2
 """Pages that differ only in their query (audit steps, language) are weighed this many times per address."""
 

@@ -79,7 +79,7 @@ class World:
     def values(self, token: str | None = None, **override: str) -> dict[str, str]:
         return {"token": self.edit if token is None else token, "key": self.keys[1], "version": "1",
                 "form": "points", "blob": self.blob, "filename": "app.css", "player_id": self.player_id,
-                "season_id": self.season_id, **override}
+                "season_id": self.season_id, "kind": "any", "size": "192", **override}
 
     def url(self, rule: Rule, token: str | None = None, **override: str) -> str:
         if rule.rule.startswith("/c/"):  # a club's address: the club's own links stand for the match's
@@ -278,7 +278,8 @@ def test_pages_hold_nothing_inline(client: FlaskClient, world: World, rule: Rule
         if response.mimetype != "text/html":  # a file: the browser must not sniff it into a page
             assert response.headers["X-Content-Type-Options"] == "nosniff", rule.rule
             assert response.mimetype in ("application/json", "application/pdf", "text/csv", "text/css",
-                                         "text/javascript", "image/svg+xml"), rule.rule
+                                         "text/javascript", "image/svg+xml", "image/png",
+                                         "application/manifest+json"), rule.rule
             return
         page = response.get_data(as_text=True)
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), rule.rule

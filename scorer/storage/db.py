@@ -110,7 +110,13 @@ def _m003_clubs(db: sqlite_utils.Database) -> None:
             db.execute(statement)
 
 
-MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_clubs]
+def _m004_entry_keys(db: sqlite_utils.Database) -> None:
+    """Each change carries the phone's idempotency key, so a retried save is recognised, not stored twice."""
+    db.execute("ALTER TABLE revisions ADD COLUMN entry_key TEXT")
+    db.execute("CREATE INDEX idx_revisions_entry_key ON revisions (entry_key) WHERE entry_key IS NOT NULL")
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_clubs, _m004_entry_keys]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

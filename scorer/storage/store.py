@@ -215,33 +215,59 @@ def _last_id(pk: Any) -> int:
 
 
 def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record: dict[str, Any],
-                 stamp: str) -> int:
+                 stamp: str, entry_key: str | None = None) -> int:
     key = secrets.token_hex(6)
     hand_id = _last_id(db.table("hands").insert({
         "match_id": match_id, "key": key, "position": position,
         "record": json.dumps(record, ensure_ascii=False), "version": 1, "deleted_at": None,
         "created_at": stamp, "updated_at": stamp,
     }).last_pk)
-    _revision(db, hand_id, 1, "create", record, stamp)
+    _revision(db, hand_id, 1, "create", record, stamp, entry_key)
     return hand_id
 
 
 def _revision(db: sqlite_utils.Database, hand_id: int, version: int, action: str, record: dict[str, Any],
-              stamp: str) -> None:
+              stamp: str, entry_key: str | None = None) -> None:
     db.table("revisions").insert({"hand_id": hand_id, "version": version, "action": action,
-                            "record": json.dumps(record, ensure_ascii=False), "created_at": stamp})
+                            "record": json.dumps(record, ensure_ascii=False), "created_at": stamp,
+                            "entry_key": entry_key})
+
+
+@dataclass(frozen=True)
+class Done:
+    """A change already stored under an idempotency key: the hand it made and what it was."""
+
+    hand: HandRow
+    action: str
+    version: int
+
+
+def entry_done(db: sqlite_utils.Database, match_id: int, entry_key: str | None) -> Done | None:
+    """The change this phone's key already made in the match (a retry after a lost answer), if any."""
+    if not entry_key:
+        return None
+    rows = list(db.query("SELECT h.*, r.action AS r_action, r.version AS r_version FROM revisions r "
+                         "JOIN hands h ON h.id = r.hand_id WHERE r.entry_key = ? AND h.match_id = ? "
+                         "ORDER BY r.id LIMIT 1", [entry_key, match_id]))
+    if not rows:
+        return None
+    return Done(_hand_row(rows[0]), rows[0]["r_action"], rows[0]["r_version"])
 
 
 def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
-             expected_count: int | None = None) -> HandRow:
+             expected_count: int | None = None, entry_key: str | None = None) -> HandRow:
     """Append a hand; ``expected_count`` is how many hands the phone saw when it started.
 
     If somebody saved a hand in between, the hand this phone meant as hand N
     would silently become hand N+1: Conflict instead, with the hand that was saved.
+    A hand already stored under ``entry_key`` (the phone retrying) is returned as it is.
     """
     stamp = now()
     with db.atomic():
         _touch(db, match_id, stamp)
+        done = entry_done(db, match_id, entry_key)
+        if done is not None:
+            return done.hand
         current = list_hands(db, match_id)
         if expected_count is not None and len(current) != expected_count:
             latest = current[-1] if current else None
@@ -251,15 +277,19 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
             )
         positions = list(db.query("SELECT MAX(position) AS p FROM hands WHERE match_id = ?", [match_id]))
         position = (positions[0]["p"] or 0) + 1
-        hand_id = _insert_hand(db, match_id, position, record, stamp)
+        hand_id = _insert_hand(db, match_id, position, record, stamp, entry_key)
     return _hand_row(next(iter(db.query("SELECT * FROM hands WHERE id = ?", [hand_id]))))
 
 
 def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
-            action: str, record: dict[str, Any] | None, deleted: bool | None) -> HandRow:
+            action: str, record: dict[str, Any] | None, deleted: bool | None,
+            entry_key: str | None = None) -> HandRow:
     stamp = now()
     with db.atomic():
         _touch(db, match_id, stamp)
+        done = entry_done(db, match_id, entry_key)
+        if done is not None and done.hand.key == key:  # a retry: this change is stored already
+            return get_hand(db, match_id, key)
         hand = get_hand(db, match_id, key)
         if expected_version is not None and hand.version != expected_version:
             raise Conflict("This hand was changed from another phone while you were editing it.", hand)
@@ -270,36 +300,47 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
         if deleted is not None:
             changes["deleted_at"] = stamp if deleted else None
         db.table("hands").update(hand.id, changes)
-        _revision(db, hand.id, version, action, new_record, stamp)
+        _revision(db, hand.id, version, action, new_record, stamp, entry_key)
         return get_hand(db, match_id, key)
 
 
 def update_hand(db: sqlite_utils.Database, match_id: int, key: str, record: dict[str, Any],
-                expected_version: int | None = None) -> HandRow:
-    """Save an edit as a new revision."""
-    return _change(db, match_id, key, expected_version, "edit", record, None)
+                expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
+    """Save an edit as a new revision (once per ``entry_key``)."""
+    return _change(db, match_id, key, expected_version, "edit", record, None, entry_key)
 
 
-def delete_hand(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None = None) -> HandRow:
+def delete_hand(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None = None,
+                entry_key: str | None = None) -> HandRow:
     """Mark a hand deleted (a revision too); :func:`undelete_hand` brings it back."""
-    return _change(db, match_id, key, expected_version, "delete", None, True)
+    return _change(db, match_id, key, expected_version, "delete", None, True, entry_key)
 
 
 def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str,
-                  expected_version: int | None = None) -> HandRow:
+                  expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
     """Bring a deleted hand back to its place in the match (a revision too)."""
-    return _change(db, match_id, key, expected_version, "undelete", None, False)
+    return _change(db, match_id, key, expected_version, "undelete", None, False, entry_key)
 
 
 def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
-                     expected_version: int | None = None) -> HandRow:
+                     expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
     """Make an old revision's record the current one (itself a new revision, undeleting the hand)."""
     with db.atomic():
         # one transaction, so the revision read is the one restored even if a save lands in between
         _touch(db, match_id, now())
         hand = get_hand(db, match_id, key)
         old = get_revision(db, hand.id, version)
-        return _change(db, match_id, key, expected_version, "restore", old.record, False)
+        return _change(db, match_id, key, expected_version, "restore", old.record, False, entry_key)
+
+
+def match_state(db: sqlite_utils.Database, match_id: int) -> str:
+    """A tag that changes with every change to the match's hands (add, edit, delete, restore).
+
+    Every change makes a revision, so the number of revisions grows with each one.
+    """
+    row = db.execute("SELECT COUNT(*), COALESCE(MAX(r.id), 0) FROM revisions r JOIN hands h ON h.id = r.hand_id "
+                     "WHERE h.match_id = ?", [match_id]).fetchone()
+    return f"{row[0]}-{row[1]}"
 
 
 def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revision:

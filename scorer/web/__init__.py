@@ -76,7 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_remember_language)
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
 
-    from . import api, audit, hands, history, matches, sheets, transfer
+    from . import api, audit, hands, history, matches, offline, sheets, transfer
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
@@ -85,6 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(audit.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(offline.bp)  # manifest, service worker, the match state tag
     csrf.exempt(api.bp)
     from . import clubs, clubs_api  # issue 14: clubs and their JSON interface
 

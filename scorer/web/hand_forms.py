@@ -123,6 +123,8 @@ class HandForm(FlaskForm):
     expected_count = HiddenField()
     version = HiddenField()
     save_anyway = HiddenField()
+    entry_key = HiddenField()
+    """The phone's idempotency key for this entry (set by offline.js): a retry is not stored twice."""
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")
     notes = TextAreaField(_l("Notes (optional)"), validators=[Optional(), Length(max=500)])
 

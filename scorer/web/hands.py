@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
@@ -30,6 +30,7 @@ from . import get_db
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_text, tricks_to_text
 from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
 from .matches import MatchView, load_match, match_view
+from .offline import entry_key
 
 bp = Blueprint("hands", __name__)
 
@@ -182,11 +183,13 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
     assert data is not None and result is not None
     db = get_db()
     try:
+        key = entry_key(form.entry_key.data)  # a retry after a lost answer finds its hand stored: answered alike
         if hand is None:
             expected = form.int_field("expected_count")
-            saved = store.add_hand(db, view.row.id, data, expected_count=expected)
+            saved = store.add_hand(db, view.row.id, data, expected_count=expected, entry_key=key)
         else:
-            saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"))
+            saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"),
+                                      entry_key=key)
     except store.Conflict as exc:
         return _refused(view, form, hand, _conflict(view, form, hand, exc))
     except EntryError as exc:
@@ -196,7 +199,8 @@ def _save(view: MatchView, form: HandForm, hand: store.HandRow | None) -> Any:
     keys = [h.key for h in store.list_hands(db, view.row.id)]
     number = keys.index(saved.key) + 1 if saved.key in keys else len(keys)
     message = _saved_message(number, result, edited=hand is not None)
-    flash(message)
+    if ("message", message) not in session.get("_flashes", []):  # a retry whose first answer was lost: once
+        flash(message)
     target = url_for("matches.match_page", token=view.token)
     if request.is_json:
         return {"saved": True, "url": target, "hand_url": url_for(".hand_page", token=view.token, key=saved.key),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_date, format_datetime, get_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -30,6 +30,7 @@ from ..storage import store
 from . import get_db
 from .labels import PROBLEM_LABELS, read_error_text
 from .matches import load_match
+from .offline import entry_key
 
 bp = Blueprint("history", __name__)
 
@@ -223,6 +224,21 @@ def _conflict(token: str, row: store.MatchRow, can_edit: bool, key: str, message
     return _history_page(token, row, can_edit, hand, conflict=str(message), status=409)
 
 
+def _retried(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow
+             ) -> tuple[store.Done | None, str | None]:
+    """The change this form's idempotency key already made to this hand (a retry), and the key."""
+    entry = entry_key(request.form.get("entry_key"))
+    done = store.entry_done(get_db(), row.id, entry)
+    if done is not None and done.hand.key != hand.key:
+        done = None
+    return done, entry
+
+
+def _not_again(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow) -> Any:
+    """A key already used for another kind of change: a damaged form, refused without changing anything."""
+    return _history_page(token, row, can_edit, hand, status=400, problem=str(_RELOAD))
+
+
 # --- pages ------------------------------------------------------------------------
 
 
@@ -252,6 +268,9 @@ def deleted_hands(token: str) -> Any:
 def restore(token: str, key: str, version: int) -> Any:
     """Make an old revision the current record (a new revision; undeletes a deleted hand)."""
     row, can_edit, hand = _load(token, key, edit=True)
+    done, entry = _retried(token, row, can_edit, hand)
+    if done is not None:
+        return _restored(token, key, version) if done.action == "restore" else _not_again(token, row, can_edit, hand)
     seen = _version(token, row, can_edit, hand)
     if not isinstance(seen, int):
         return seen
@@ -269,9 +288,13 @@ def restore(token: str, key: str, version: int) -> Any:
             "Version %(v)s cannot be restored: the rules no longer accept it as a hand that can be scored.",
             v=version))
     try:
-        store.restore_revision(db, row.id, key, version, expected_version=seen)
+        store.restore_revision(db, row.id, key, version, expected_version=seen, entry_key=entry)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
+    return _restored(token, key, version)
+
+
+def _restored(token: str, key: str, version: int) -> Any:
     flash(_("Version %(v)s restored: the hand counts it now.", v=version))
     return redirect(url_for("history.hand_history", token=token, key=key), 303)
 
@@ -280,6 +303,11 @@ def restore(token: str, key: str, version: int) -> Any:
 def delete_hand(token: str, key: str) -> Any:
     """Delete a hand (it stays stored and listed) and offer to undo it on the match page."""
     row, can_edit, hand = _load(token, key, edit=True)
+    done, entry = _retried(token, row, can_edit, hand)
+    if done is not None:
+        if done.action != "delete":
+            return _not_again(token, row, can_edit, hand)
+        return _deleted(token, key, _number(store.list_hands(get_db(), row.id), hand), done.version)
     seen = _version(token, row, can_edit, hand)
     if not isinstance(seen, int):
         return seen
@@ -288,11 +316,15 @@ def delete_hand(token: str, key: str) -> Any:
     db = get_db()
     number = _number(store.list_hands(db, row.id), hand)
     try:
-        deleted = store.delete_hand(db, row.id, key, expected_version=seen)
+        deleted = store.delete_hand(db, row.id, key, expected_version=seen, entry_key=entry)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
+    return _deleted(token, key, number, deleted.version)
+
+
+def _deleted(token: str, key: str, number: int, version: int) -> Any:
     # the message holds the Undo form; it is our own template's output, so it is safe markup
-    undo = render_template("history_undo.html", token=token, key=key, number=number, version=deleted.version)
+    undo = render_template("history_undo.html", token=token, key=key, number=number, version=version)
     flash(Markup(undo), "undo")
     return redirect(url_for("matches.match_page", token=token), 303)
 
@@ -301,6 +333,12 @@ def delete_hand(token: str, key: str) -> Any:
 def undelete(token: str, key: str) -> Any:
     """Bring a deleted hand back to its place in the match (the Undo of a delete)."""
     row, can_edit, hand = _load(token, key, edit=True)
+    done, entry = _retried(token, row, can_edit, hand)
+    if done is not None:
+        if done.action != "undelete":
+            return _not_again(token, row, can_edit, hand)
+        flash(_("Hand %(n)s is back in the match.", n=_number(store.list_hands(get_db(), row.id), hand)))
+        return redirect(url_for("matches.match_page", token=token), 303)
     seen = _version(token, row, can_edit, hand)
     if not isinstance(seen, int):
         return seen
@@ -310,7 +348,7 @@ def undelete(token: str, key: str) -> Any:
         flash(_("Hand %(n)s is not deleted: nothing to undo.", n=number))
         return redirect(url_for("matches.match_page", token=token), 303)
     try:
-        back = store.undelete_hand(db, row.id, key, expected_version=seen)
+        back = store.undelete_hand(db, row.id, key, expected_version=seen, entry_key=entry)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
     flash(_("Hand %(n)s is back in the match.", n=_number(store.list_hands(db, row.id), back)))

@@ -51,6 +51,8 @@ def test_two_phones_save_the_next_hand_at_once(page: Any, other_phone: Any, live
     with page.expect_navigation(), other_phone.expect_navigation():
         page.evaluate("document.getElementById('save').click()")
         other_phone.evaluate("document.getElementById('save').click()")
+    for phone in phones.values():  # each shows its answer (the service worker may pass it on a moment later)
+        expect(phone.locator("#conflict, .flash").first).to_be_visible()
     refused = [name for name, phone in phones.items() if phone.locator("#conflict").count()]
     assert len(refused) == 1, refused  # exactly one save lost the race (either may)
     late = refused[0]

@@ -1,0 +1,244 @@
+"""On the home screen and at a table with no signal: the manifest, the service worker, the state tag.
+
+- ``/manifest.webmanifest`` and its icons (PNGs drawn here, so nothing binary is committed)
+  make the app installable;
+- ``/sw.js`` is ``static/sw.js`` served from the root so that it controls every page, with
+  the version of the static files in front of it: a change to any static file is a new
+  service worker, which takes over at the next page load and never mixes old and new files
+  (every page names its files with ``?v=<version>``, and each version has its own cache);
+- ``/m/<token>/state.json`` is a small tag that changes with every change to the match's
+  hands, answered 304 when it has not changed: the match pages poll it to update themselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import struct
+import zlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, request, session, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
+
+from ..engine.messages import N_
+from ..storage import store
+from . import get_db
+from .matches import load_match
+
+bp = Blueprint("offline", __name__)
+
+THEME = "#8b1e1e"
+"""The top bar's colour (app.css --accent): the phone's status bar takes it."""
+THEME_DARK = "#3d0f0f"
+BACKGROUND = "#fbf8f1"
+"""The page's paper (app.css --paper), shown while the app starts."""
+BACKGROUND_DARK = "#1c1a17"
+ICON_SIZES = (192, 512)
+ICON_KINDS = ("any", "maskable")
+NOT_PRECACHED = ("pdf.css", "sw.js")
+"""Static files the phone never needs offline (the PDF's style sheet) or that are not assets."""
+POLL_SECONDS = 3
+"""How often a match page asks whether something changed (the figure bench/bench_sync.py measured)."""
+
+_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def entry_key(value: str | None) -> str | None:
+    """A phone's idempotency key for one entry (offline.js makes one per form), or None.
+
+    A key that does not look like one (a damaged or hand-made form) is ignored: the entry is
+    then simply saved without the protection against a retry.
+    """
+    value = (value or request.headers.get("Idempotency-Key") or "").strip()
+    return value if _KEY.fullmatch(value) else None
+
+
+# --- the version of the static files --------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def _version_of(folder: str) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(folder).rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(_worker_source(folder).encode())
+    return digest.hexdigest()[:12]
+
+
+def static_version() -> str:
+    """12 hex digits of the static files' content (the service worker's own text included)."""
+    return _version_of(str(current_app.static_folder))
+
+
+def _worker_source(folder: str) -> str:
+    return (Path(folder) / "sw.js").read_text(encoding="utf-8")
+
+
+@bp.app_url_defaults
+def _versioned_static(endpoint: str, values: dict[str, Any]) -> None:
+    """``url_for('static', ...)`` names the version, so a page always loads the files it was made with."""
+    if endpoint == "static" and "v" not in values:
+        values["v"] = static_version()
+
+
+@bp.after_app_request
+def _assets_header(response: Response) -> Response:
+    """Pages say which version of the files they name, so the service worker keeps those while needed.
+
+    Every page also starts the phone's CSRF secret if it has none: the service worker fetches the
+    entry forms right after the match page, and two requests that each started a secret of their
+    own would leave the phone with forms whose tokens its cookie no longer matches.
+    """
+    if response.mimetype == "text/html":
+        response.headers["X-Scarto-Assets"] = static_version()
+        if "csrf_token" not in session:
+            generate_csrf()
+    return response
+
+
+def _assets() -> list[str]:
+    folder = Path(str(current_app.static_folder))
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    urls = [url_for("static", filename=f) for f in files if f not in NOT_PRECACHED]
+    urls += [url_for(".icon", kind=k, size=s) for k in ICON_KINDS for s in ICON_SIZES]  # drawn by code, not files
+    return urls + [url_for(".manifest")]
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, from the root so that its scope is the whole app."""
+    head = f"const VERSION = {json.dumps(static_version())};\nconst ASSETS = {json.dumps(_assets())};\n"
+    response = Response(head + _worker_source(str(current_app.static_folder)), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+# --- installable ----------------------------------------------------------------------
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: names, icons, colours, standalone, the start page."""
+    data = {
+        "name": _("Scarto score keeper"),
+        "short_name": _("Scarto"),
+        "lang": str(get_locale() or "en"),
+        "start_url": "/",
+        "display": "standalone",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": [{"src": url_for(".icon", kind=k, size=s), "sizes": f"{s}x{s}",
+                   "type": "image/png", "purpose": k} for k in ICON_KINDS for s in ICON_SIZES],
+    }
+    response = Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+                        mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/icons/<kind>-<int:size>.png")
+def icon(kind: str, size: int) -> Response:
+    """The home-screen icon: a card on the app's red (full bleed when maskable)."""
+    if kind not in ICON_KINDS or size not in ICON_SIZES:
+        abort(404)
+    response = Response(draw_icon(size, kind == "maskable"), mimetype="image/png")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _round_rect(x: float, y: float, half_w: float, half_h: float, radius: float) -> float:
+    """Signed distance from (x, y) to a rounded rectangle centred at 0 (negative inside)."""
+    qx, qy = abs(x) - half_w + radius, abs(y) - half_h + radius
+    outside = (max(qx, 0.0) ** 2 + max(qy, 0.0) ** 2) ** 0.5
+    return outside + min(max(qx, qy), 0.0) - radius
+
+
+@lru_cache(maxsize=8)
+def draw_icon(size: int, maskable: bool) -> bytes:
+    """A PNG (RGBA) of the icon, anti-aliased by the distance to each shape's edge.
+
+    Maskable icons fill the square and keep the card inside the central safe circle (radius 40%).
+    """
+    red, paper = _hex(THEME), _hex(BACKGROUND)
+    s = float(size)
+    rows = []
+    for j in range(size):
+        row = bytearray(b"\0")  # PNG filter type 0
+        y = (j + 0.5) / s - 0.5
+        for i in range(size):
+            x = (i + 0.5) / s - 0.5
+            bg = 1.0 if maskable else min(max(0.5 - _round_rect(x, y, 0.5, 0.5, 0.2) * s, 0.0), 1.0)
+            card = min(max(0.5 - _round_rect(x + 0.02 * y, y, 0.21, 0.3, 0.045) * s, 0.0), 1.0)
+            pip = min(max(0.5 - (abs(x) * 1.25 + abs(y) - 0.13) * s, 0.0), 1.0)
+            colour = [r * (1 - card) + p * card for r, p in zip(red, paper, strict=True)]
+            colour = [c * (1 - pip) + r * pip for c, r in zip(colour, red, strict=True)]
+            alpha = max(bg, card)
+            row += bytes((round(colour[0]), round(colour[1]), round(colour[2]), round(alpha * 255)))
+        rows.append(bytes(row))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+            + chunk(b"IEND", b""))
+
+
+# --- phones in sync -------------------------------------------------------------------
+
+
+@bp.app_template_global()
+def sync_texts() -> dict[str, str]:
+    """The sentences sync.js shows on the match page, translated; it fills in the %(...)s itself."""
+    def js(text: str, *names: str) -> str:
+        return str(_(text, **{name: f"%({name})s" for name in names}))
+
+    return {
+        "title": _("Waiting on this phone: sent when the connection returns"),
+        "new": js(N_("Hand %(n)s, dealt by %(dealer)s"), "n", "dealer"),
+        "edit": _("A change to a hand"),
+        "delete": _("Deleting a hand"),
+        "undelete": _("Bringing a deleted hand back"),
+        "restore": _("Restoring an old version of a hand"),
+        "waiting": _("waiting"),
+        "taken": js(N_("Not saved: another phone saved hand %(n)s meanwhile. If yours is a different hand, save it as "
+                       "hand %(next)s; if it is the same hand, throw yours away."), "n", "next"),
+        "changed": _("Not saved: the hand was changed from another phone meanwhile."),
+        "confirm": _("The rules were broken in this hand. The table decides: save it marked, or open it and "
+                     "correct it."),
+        "refused": js(N_("Not saved: the app refused it (error %(status)s). Open it to see why."), "status"),
+        "save_as": js(N_("Save as hand %(n)s"), "n"),
+        "over": _("Save mine over it"),
+        "anyway": _("Save anyway, marked"),
+        "open": _("Open it"),
+        "discard": _("Throw it away"),
+        "discard_sure": _("Throw this entry away? It is not saved anywhere else."),
+        "install": _("Keep Scarto on the home screen: it opens even without a connection."),
+        "install_yes": _("Add to home screen"),
+        "install_no": _("Not now"),
+    }
+
+
+@bp.get("/m/<token>/state.json")
+def match_state(token: str) -> Response:
+    """A tag that changes with every change to the match's hands; 304 when the phone has it already."""
+    row, _can_edit = load_match(token)
+    tag = store.match_state(get_db(), row.id)
+    etag = f'"{tag}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        return Response(status=304, headers=headers)
+    body = json.dumps({"state": tag, "poll": POLL_SECONDS})
+    return Response(body, mimetype="application/json", headers=headers)

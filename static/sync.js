@@ -1,0 +1,195 @@
+/* The match page keeps itself up to date: it asks /m/<token>/state.json every few seconds (a 304
+   when nothing changed) and, when another phone saved, changed or deleted a hand, fetches the page
+   again and puts its content in place, keeping the scroll, open sections and focus. It lists the
+   entries waiting on this phone (see /sw.js) and lets the player decide about those the server
+   refused. It keeps the entry forms for offline use, and offers once to add the app to the home screen. */
+(function () {
+  "use strict";
+  var script = document.currentScript || document.querySelector("script[data-sync]");
+  var T = JSON.parse(script.dataset.texts), base = location.pathname.replace(/[^/]*$/, "");
+  var stateUrl = base + "state.json", etag = null, timer = null, every = 3000, busy = false;
+  var main = document.querySelector("main"), sw = navigator.serviceWorker;
+  var KEEP = { "offline-mark": 0, "waiting": 1, "install": 1 };
+
+  function say(s, v) { return (s || "").replace(/%\((\w+)\)s/g, function (a, k) { return v[k]; }); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // --- the page, up to date ---------------------------------------------------------
+  function poll() {
+    clearTimeout(timer);
+    if (document.hidden) return;
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(stateUrl, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (res) {
+      if (res.status === 304) return null;
+      if (!res.ok) return null;
+      var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
+      etag = res.headers.get("ETag");
+      return res.json().then(function (d) {
+        if (d.poll) every = Math.max(1, +d.poll) * 1000;
+        if (!first || offline) return refresh();
+        return null;
+      });
+    }).catch(function () { every = Math.min(every * 2, 15000); }).then(function () {
+      timer = setTimeout(poll, every);
+    });
+  }
+
+  function refresh() {
+    if (busy) return null;
+    busy = true;
+    return fetch(location.pathname, { credentials: "same-origin", headers: { "X-Scarto-Refresh": "1" } }).then(function (res) {
+      if (!res.ok || res.headers.get("X-Scarto-Offline")) return null;
+      return res.text().then(function (html) { replace(new DOMParser().parseFromString(html, "text/html")); });
+    }).catch(function () { return null; }).then(function () { busy = false; });
+  }
+
+  function replace(doc) {
+    var fresh = doc.querySelector("main");
+    if (!fresh) return;
+    var y = window.scrollY, focus = document.activeElement && document.activeElement.id;
+    var open = {};
+    Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { open[i] = d.open; });
+    Array.prototype.slice.call(main.children).forEach(function (child) {
+      if (!KEEP[child.id]) main.removeChild(child);
+    });
+    Array.prototype.slice.call(fresh.children).forEach(function (child) { main.appendChild(document.adoptNode(child)); });
+    Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { if (i in open) d.open = open[i]; });
+    document.documentElement.removeAttribute("data-offline-at");
+    document.title = doc.title;
+    if (focus && document.getElementById(focus)) document.getElementById(focus).focus({ preventScroll: true });
+    window.scrollTo(0, y);
+    keyForms();
+    main.dispatchEvent(new CustomEvent("scarto:updated", { bubbles: true }));
+  }
+
+  function keyForms() {  // forms brought in by an update get their keys too (offline.js ran before)
+    Array.prototype.forEach.call(main.querySelectorAll("form[method=post][action*='/hands/']"), function (form) {
+      if (form.elements.entry_key) return;
+      var field = el("input");
+      field.type = "hidden";
+      field.name = "entry_key";
+      field.value = window.crypto && crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
+      form.appendChild(field);
+    });
+  }
+
+  // --- the entries waiting on this phone ------------------------------------------------
+  function ask(message) {
+    return new Promise(function (resolve) {
+      if (!sw || !sw.controller) { resolve(null); return; }
+      var channel = new MessageChannel();
+      channel.port1.onmessage = function (event) { resolve(event.data); };
+      sw.controller.postMessage(message, [channel.port2]);
+    });
+  }
+
+  function listWaiting() {
+    return ask({ type: "list" }).then(function (entries) {
+      var mine = (entries || []).filter(function (e) { return e.match === location.origin + base; });
+      var box = document.getElementById("waiting");
+      if (!mine.length) { if (box) box.parentNode.removeChild(box); return; }
+      if (!box) {
+        box = el("section", "banner conflict waiting");
+        box.id = "waiting";
+        box.setAttribute("role", "status");
+        var mark = document.getElementById("offline-mark");
+        main.insertBefore(box, mark ? mark.nextSibling : main.firstChild);
+      }
+      box.textContent = "";
+      box.appendChild(el("h2", "", T.title));
+      var list = el("ol", "waiting-list");
+      mine.forEach(function (e) { list.appendChild(item(e)); });
+      box.appendChild(list);
+    });
+  }
+
+  function item(e) {
+    var li = el("li"), seen = +e.seen;
+    li.dataset.state = e.state;
+    li.dataset.kind = e.kind;
+    li.appendChild(el("b", "", e.kind === "new" ? say(T["new"], { n: seen + 1, dealer: e.dealer }) : T[e.kind] || T.edit));
+    if (e.state === "waiting") { li.appendChild(document.createTextNode(" — " + T.waiting)); return li; }
+    var why, buttons = [];
+    if (e.status === 409 && e.kind === "new" && e.count != null) {
+      why = say(T.taken, { n: seen + 1, next: +e.count + 1 });
+      buttons.push(["next", say(T.save_as, { n: +e.count + 1 })]);
+    } else if (e.status === 409) {
+      why = T.changed;
+      if (e.version != null) buttons.push(["over", T.over]);
+    } else if (e.confirm) {
+      why = T.confirm;
+      buttons.push(["anyway", T.anyway]);
+    } else {
+      why = (e.messages || []).join(" ") || say(T.refused, { status: e.status });
+    }
+    li.appendChild(el("p", "held", why));
+    var row = el("p", "actions");
+    buttons.forEach(function (b) { row.appendChild(button(b[1], e, b[0], b[0] === "next" || b[0] === "over" ? "primary" : "")); });
+    if (e.page) {
+      var open = el("a", "button", T.open);
+      open.href = "/offline/held/" + e.id;
+      row.appendChild(open);
+    }
+    row.appendChild(button(T.discard, e, "discard", "danger"));
+    li.appendChild(row);
+    return li;
+  }
+
+  function button(text, e, action, cls) {
+    var b = el("button", "button " + (cls || ""), text);
+    b.type = "button";
+    b.dataset.action = action;
+    b.addEventListener("click", function () {
+      if (action === "discard" && !window.confirm(T.discard_sure)) return;
+      b.disabled = true;
+      ask({ type: "decide", id: e.id, action: action }).then(update);
+    });
+    return b;
+  }
+
+  function update() { listWaiting(); refresh(); }
+
+  // --- offline use: the entry forms kept, the queue sent when the connection returns -----
+  function warm() {
+    var points = document.getElementById("record-points");
+    if (!points || !sw || !sw.controller || document.documentElement.hasAttribute("data-offline-at")) return;
+    var urls = ["points", "cards", "honours", "live"].map(function (f) { return points.pathname.replace(/points$/, f); });
+    urls.push(location.pathname);
+    ask({ type: "warm", urls: urls });
+  }
+
+  window.addEventListener("online", function () { ask({ type: "flush" }).then(update); });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+  if (sw) {
+    sw.addEventListener("message", function (event) { if (event.data && event.data.type === "queue") update(); });
+    sw.ready.then(function () { listWaiting(); warm(); });
+    sw.addEventListener("controllerchange", function () { listWaiting(); warm(); });
+  }
+
+  // --- the home screen: offered once, where the browser can ------------------------------
+  window.addEventListener("beforeinstallprompt", function (event) {
+    try { if (localStorage.getItem("scarto-install-offered")) return; } catch (e) { return; }
+    event.preventDefault();
+    var box = el("p", "flash install");
+    box.id = "install";
+    box.appendChild(el("span", "", T.install + " "));
+    var yes = el("button", "button primary", T.install_yes), no = el("button", "button", T.install_no);
+    yes.type = no.type = "button";
+    function done() {
+      try { localStorage.setItem("scarto-install-offered", "1"); } catch (e) { /* asked again next time */ }
+      if (box.parentNode) box.parentNode.removeChild(box);
+    }
+    yes.addEventListener("click", function () { done(); event.prompt(); });
+    no.addEventListener("click", done);
+    box.appendChild(yes);
+    box.appendChild(no);
+    main.appendChild(box);
+  });
+
+  poll();
+}());

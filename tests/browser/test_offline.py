@@ -1,0 +1,390 @@
+"""At the table with no signal: the service worker keeps the pages, keeps the hands, sends them once.
+
+Each phone is its own browser context at phone size; ``context.set_offline`` cuts its network
+(the service worker's requests included). 127.0.0.1 is a secure context, so the worker runs.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS
+from tests.browser.handflows import new_match, stored_hands, tricks_as_played
+from tests.seed import dealt_by
+from tests.serverutil import csrf_token, hidden
+
+pytestmark = pytest.mark.browser
+
+UPDATE_SECONDS = 6
+"""A watching match page shows another phone's hand within this (it polls every 3 s)."""
+
+
+def until(page: Any, script: str, *, seconds: float = 15) -> Any:
+    """Wait until a script (a function body's expression, run with evaluate) is truthy.
+
+    ``page.wait_for_function`` evaluates a string, which the strict CSP forbids: poll instead.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        value = page.evaluate(script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {seconds} s: {script}")
+        time.sleep(0.1)
+
+
+def install(page: Any, match_url: str) -> None:
+    """Open the match online until the service worker controls it and has kept its pages."""
+    page.goto(match_url)
+    until(page, "navigator.serviceWorker.controller !== null")
+    path = match_url.split("127.0.0.1", 1)[1].split("/", 1)[1]
+    until(page, "caches.open('scarto-pages').then(c => c.keys()).then(k => k.map(r => r.url))"
+                f".then(urls => ['', 'hands/new/points', 'hands/new/cards', 'hands/new/honours', 'hands/new/live']"
+                f".every(p => urls.some(u => u.endsWith('/{path}' + p))))")
+
+
+@pytest.fixture()
+def phone(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[Callable[[], Any]]:
+    """More phones: each a context of its own (cookies, service worker, IndexedDB)."""
+    contexts: list[Any] = []
+
+    def make() -> Any:
+        context = browser.new_context(**browser_context_args)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def add_hand(page: Any, match_url: str, dealer: str, points: tuple[int, int, int]) -> None:
+    """A counted-points hand saved through the entry form by this phone's cookies (not its pages)."""
+    form = page.request.get(match_url + "hands/new/points").text()
+    fields = {"csrf_token": csrf_token(form) or "", "expected_count": hidden(form, "expected_count") or "",
+              "dealer": dealer, **{f"points_{i}": str(p) for i, p in enumerate(points)}}
+    response = page.request.post(match_url + "hands/new/points", form=fields, max_redirects=0)
+    assert response.status == 302, response.text()
+
+
+def snap(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def waiting(page: Any) -> Any:
+    return page.locator("#waiting li")
+
+
+def test_offline_the_match_opens_marked_and_hands_in_all_four_forms_are_sent_once_in_order(
+        page: Any, live_server: str) -> None:
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-mark")).to_have_text(re.compile(r"^No connection — as of \d\d:\d\d$"))
+    expect(page.locator("h1")).to_have_text("Friday at the circolo")
+    snap(page, "offline-match")
+
+    # hand 1: counted points (Anna deals)
+    page.locator("#record-points").click()
+    expect(page.locator("#offline-mark")).to_be_visible()
+    expect(page.locator("#dealer-0")).to_be_checked()
+    page.locator("#points_0").fill("31")
+    page.locator("#points_1").fill("22")
+    page.locator("#save").click()
+    expect(waiting(page)).to_have_count(1)
+    expect(waiting(page).nth(0)).to_have_text("Hand 1, dealt by Anna — waiting")
+
+    # hand 2: captured cards, as text (Bruno deals: the form knows hand 1 is waiting)
+    piles = dealt_by("classic-captured", "Bruno")["captured"]
+    page.locator("#record-cards").click()
+    expect(page.locator("h1")).to_contain_text("Hand 2")
+    expect(page.locator("#dealer-1")).to_be_checked()
+    page.locator("#as-text summary").click()
+    page.locator("#cards_0").fill(" ".join(piles["Anna"]))
+    page.locator("#cards_1").fill(" ".join(piles["Bruno"]))
+    page.locator("#save").click()
+    expect(waiting(page)).to_have_count(2)
+
+    # hand 3: counting cards and pile sizes (Carla deals)
+    honours = dealt_by("classic-honours", "Carla")
+    page.locator("#record-cards").click()
+    page.locator("#to-honours").click()
+    expect(page.locator("h1")).to_contain_text("Hand 3")
+    expect(page.locator("#dealer-2")).to_be_checked()
+    page.locator("#as-text summary").click()
+    page.locator("#cards_0").fill(" ".join(honours["honours"]["Anna"]))
+    page.locator("#cards_1").fill(" ".join(honours["honours"]["Bruno"]))
+    page.locator("#size_0").fill(str(honours["sizes"]["Anna"]))
+    page.locator("#size_1").fill(str(honours["sizes"]["Bruno"]))
+    page.locator("#save").click()
+    expect(waiting(page)).to_have_count(3)
+
+    # hand 4: live, trick by trick (Anna deals again); nothing can be checked offline, it is kept
+    page.locator("#record-live").click()
+    expect(page.locator("h1")).to_contain_text("Hand 4")
+    expect(page.locator("#dealer-0")).to_be_checked()
+    for trick in tricks_as_played("classic-valid-1"):
+        for card in trick["cards"]:
+            page.locator(f'#grid [data-card="{card}"]').click()
+    expect(page.locator("#live-note")).to_have_text(
+        "Not checked yet: no connection. Your entry is kept on this phone.")
+    page.locator("#save").click()
+    expect(waiting(page)).to_have_count(4)
+    expect(waiting(page)).to_have_text(["Hand 1, dealt by Anna — waiting", "Hand 2, dealt by Bruno — waiting",
+                                        "Hand 3, dealt by Carla — waiting", "Hand 4, dealt by Anna — waiting"])
+    snap(page, "offline-waiting")
+    assert stored_hands(page, match_url) == []
+
+    # the connection returns: the page sends them (the `online` event) and shows the match as stored
+    page.context.set_offline(False)
+    expect(page.locator("#waiting")).to_have_count(0, timeout=15000)
+    expect(page.locator("table.standings tbody tr")).to_have_count(4)
+    expect(page.locator("#offline-mark")).to_have_count(0)
+    hands = stored_hands(page, match_url)
+    assert [h["dealer"] for h in hands] == ["Anna", "Bruno", "Carla", "Anna"]
+    assert [next(k for k in ("points", "captured", "honours", "tricks") if k in h) for h in hands] == [
+        "points", "captured", "honours", "tricks"]
+    assert hands[0]["points"] == {"Anna": 31, "Bruno": 22, "Carla": 25}
+    assert sorted(hands[1]["captured"]["Carla"]) == sorted(piles["Carla"])
+    assert hands[2]["sizes"] == honours["sizes"]
+    page.reload()
+    expect(page.locator("table.standings tbody tr")).to_have_count(4)
+    assert len(stored_hands(page, match_url)) == 4
+
+
+def test_a_save_whose_answer_was_lost_is_sent_again_and_stored_once(page: Any, live_server: str) -> None:
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    posts: list[int] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        posts.append(route.request.post_data.count("entry_key="))
+        if len(posts) == 1:
+            stored = route.fetch(max_redirects=0)  # the server stores the hand...
+            assert stored.status == 302
+            route.abort("connectionreset")  # ...and the answer never reaches the phone
+        else:
+            route.continue_()
+
+    page.context.route("**/hands/new/points", lose_the_first_answer)
+    page.locator("#record-points").click()
+    page.locator("#points_0").fill("31")
+    page.locator("#points_1").fill("22")
+    page.locator("#save").click()
+    expect(page.locator(".flash")).to_have_text("Hand 1 saved: Anna 5 · Bruno -4 · Carla -1.", timeout=15000)
+    expect(page.locator("table.standings tbody tr")).to_have_count(1)
+    assert posts == [1, 1]  # sent twice, each time with its key
+    assert len(stored_hands(page, match_url)) == 1
+    page.reload()
+    expect(page.locator("table.standings tbody tr")).to_have_count(1)
+    expect(page.locator("#waiting")).to_have_count(0)
+
+
+def test_two_phones_save_hand_4_one_of_them_offline_and_the_player_decides(
+        page: Any, phone: Callable[[], Any], live_server: str) -> None:
+    match_url = new_match(page, live_server)
+    for dealer in ("Anna", "Bruno", "Carla"):
+        add_hand(page, match_url, dealer, (25, 25, 28))
+    other = phone()
+    install(page, match_url)
+    page.context.set_offline(True)
+    page.locator("#record-points").click()
+    expect(page.locator("h1")).to_contain_text("Hand 4")
+    page.locator("#points_0").fill("40")
+    page.locator("#points_1").fill("20")
+    page.locator("#save").click()
+    expect(waiting(page)).to_have_text(["Hand 4, dealt by Anna — waiting"])
+
+    # meanwhile the other phone saves hand 4 online
+    other.goto(match_url)
+    other.locator("#record-points").click()
+    other.locator("#points_0").fill("31")
+    other.locator("#points_1").fill("22")
+    other.locator("#save").click()
+    expect(other.locator(".flash")).to_have_text("Hand 4 saved: Anna 5 · Bruno -4 · Carla -1.")
+
+    page.context.set_offline(False)
+    held = waiting(page).nth(0)
+    expect(held).to_contain_text("Not saved: another phone saved hand 4 meanwhile. If yours is a different hand, "
+                                 "save it as hand 5; if it is the same hand, throw yours away.", timeout=15000)
+    expect(page.locator("table.standings tbody tr")).to_have_count(4)  # the page shows the other phone's hand
+    snap(page, "offline-conflict")
+    assert len(stored_hands(page, match_url)) == 4
+    page.reload()
+    expect(held).to_contain_text("another phone saved hand 4")  # kept until the player decides
+    held.locator("button[data-action=next]").click()
+    expect(page.locator("#waiting")).to_have_count(0, timeout=15000)
+    expect(page.locator("table.standings tbody tr")).to_have_count(5)
+    hands = stored_hands(page, match_url)
+    assert [h["points"]["Anna"] for h in hands[3:]] == [31, 40]
+
+
+def test_a_held_entry_can_be_thrown_away_when_it_was_the_same_hand(
+        page: Any, phone: Callable[[], Any], live_server: str) -> None:
+    match_url = new_match(page, live_server)
+    other = phone()
+    install(page, match_url)
+    page.context.set_offline(True)
+    page.locator("#record-points").click()
+    page.locator("#points_0").fill("31")
+    page.locator("#points_1").fill("22")
+    page.locator("#save").click()
+    other.goto(match_url + "hands/new/points")
+    other.locator("#points_0").fill("31")
+    other.locator("#points_1").fill("22")
+    other.locator("#save").click()
+    expect(other.locator(".flash")).to_contain_text("Hand 1 saved")
+    page.context.set_offline(False)
+    held = waiting(page).nth(0)
+    expect(held.locator("button[data-action=discard]")).to_be_visible(timeout=15000)
+    page.once("dialog", lambda dialog: dialog.accept())
+    held.locator("button[data-action=discard]").click()
+    expect(page.locator("#waiting")).to_have_count(0)
+    assert len(stored_hands(page, match_url)) == 1
+
+
+def test_an_edit_a_delete_and_a_restore_made_offline_are_sent_once(page: Any, live_server: str) -> None:
+    match_url = new_match(page, live_server)
+    add_hand(page, match_url, "Anna", (31, 22, 25))
+    add_hand(page, match_url, "Bruno", (22, 31, 25))
+    install(page, match_url)
+    first = page.locator("table.standings tbody tr:nth-child(1) a")
+    first.click()
+    hand_url = page.url
+    page.locator("#edit").click()  # the edit form and the hand page are kept once opened
+    page.goto(match_url)
+    page.locator("table.standings tbody tr:nth-child(2) a").click()
+    second_url = page.url
+    page.goto(hand_url + "history")
+    page.goto(match_url)
+
+    page.context.set_offline(True)
+    page.goto(hand_url + "edit")
+    expect(page.locator("#offline-mark")).to_be_visible()
+    page.locator("#points_0").fill("40")
+    page.locator("#points_1").fill("20")
+    page.locator("#points_2").fill("18")
+    page.locator("#save").click()
+    page.goto(second_url)
+    page.locator("#delete button").click()
+    expect(waiting(page)).to_have_text(["A change to a hand — waiting", "Deleting a hand — waiting"])
+    assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31, 22]
+
+    page.context.set_offline(False)
+    expect(page.locator("#waiting")).to_have_count(0, timeout=15000)
+    expect(page.locator("table.standings tbody tr")).to_have_count(1)
+    assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [40]
+
+    # restore the first version offline from the kept history page
+    page.goto(hand_url + "history")
+    page.context.set_offline(True)
+    page.reload()
+    page.locator("#v1 form button").click()
+    expect(waiting(page)).to_have_text(["Restoring an old version of a hand — waiting"])
+    page.context.set_offline(False)
+    expect(page.locator("#waiting")).to_have_count(0, timeout=15000)
+    assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31]
+
+
+def test_a_watching_phone_shows_a_new_hand_without_a_reload(page: Any, phone: Callable[[], Any],
+                                                           live_server: str) -> None:
+    match_url = new_match(page, live_server)
+    watcher = phone()
+    watcher.goto(match_url)
+    expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+    watcher.evaluate("window.scarto_marker = 'not reloaded'")
+    watcher.locator("details summary").first.click()  # a section the player opened stays open
+    page.goto(match_url + "hands/new/points")
+    page.locator("#points_0").fill("31")
+    page.locator("#points_1").fill("22")
+    saved_at = time.monotonic()
+    page.locator("#save").click()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+    expect(watcher.locator(".next h2")).to_have_text("Hand 2 — Bruno deals", timeout=UPDATE_SECONDS * 1000)
+    assert time.monotonic() - saved_at < UPDATE_SECONDS
+    expect(watcher.locator("table.standings tbody tr")).to_have_count(1)
+    assert watcher.evaluate("window.scarto_marker") == "not reloaded"
+    assert watcher.evaluate("document.querySelector('main details').open")
+
+    # a delete shows too
+    page.goto(match_url)
+    page.locator("table.standings tbody tr:nth-child(1) a").click()
+    page.locator("#delete button").click()
+    expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals", timeout=UPDATE_SECONDS * 1000)
+
+
+def test_chromium_finds_the_app_installable(live_server: str, playwright: Any, tmp_path: Path) -> None:
+    """The DevTools protocol's installability check, in a profile that is not incognito."""
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS,
+        viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/")
+        until(page, "navigator.serviceWorker.controller !== null")
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest.get("errors") == [], manifest
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    finally:
+        context.close()
+
+
+def test_a_new_version_takes_over_at_the_next_page_load(page: Any, live_server: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorer.web import offline
+
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    version = re.search(r"/static/app\.css\?v=([0-9a-f]{12})", page.content())
+    assert version
+    old = page.evaluate("caches.keys()")
+    assert [k for k in old if k.startswith("scarto-assets-")] == [f"scarto-assets-{version.group(1)}"]
+    monkeypatch.setattr(offline, "static_version", lambda: "0123456789ab")  # the static files changed
+    page.goto(match_url)  # this load finds the new worker; it installs beside the old files
+    until(page, "caches.keys().then(k => k.includes('scarto-assets-0123456789ab'))")
+    until(page, "navigator.serviceWorker.getRegistration().then(r => !r.waiting && !r.installing)")
+    page.goto(match_url)  # the next load: the new version's page, with the new version's files
+    assert "/static/app.css?v=0123456789ab" in page.content()
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline-mark")).to_be_visible()
+    # the page and its files belong together: its style sheet came from the new version's cache
+    assert page.evaluate("[...document.styleSheets].map(s => s.href).join(' ')").count("v=0123456789ab") == 1
+    assert page.evaluate("document.styleSheets[0].cssRules.length") > 10
+
+
+def test_the_home_screen_is_offered_once(page: Any, live_server: str) -> None:
+    """Where the browser fires beforeinstallprompt, the match page offers it, once, out of the way."""
+    match_url = new_match(page, live_server)
+    page.goto(match_url)
+    fire = """() => {
+        const event = new Event('beforeinstallprompt', { cancelable: true });
+        event.prompt = () => { window.prompted = (window.prompted || 0) + 1; return Promise.resolve(); };
+        window.dispatchEvent(event);
+        return event.defaultPrevented;
+    }"""
+    assert page.evaluate(fire) is True  # the browser's own banner is held back for ours
+    offer = page.locator("#install")
+    expect(offer).to_contain_text("Keep Scarto on the home screen: it opens even without a connection.")
+    expect(page.locator("main > *").last).to_have_id("install")  # below the match, not over it
+    offer.get_by_role("button", name="Add to home screen").click()
+    assert page.evaluate("window.prompted") == 1
+    expect(offer).to_have_count(0)
+    page.reload()
+    assert page.evaluate(fire) is False  # asked once: never again
+    expect(page.locator("#install")).to_have_count(0)
