@@ -116,7 +116,25 @@ def _m004_entry_keys(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX idx_revisions_entry_key ON revisions (entry_key) WHERE entry_key IS NOT NULL")
 
 
-MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_clubs, _m004_entry_keys]
+def _m005_nights(db: sqlite_utils.Database) -> None:
+    """Club nights: a night of a club under its own edit/view tokens (looked up by SHA-256 key), and
+    its tables, each an ordinary club match (round, table number, seated players, the match id)."""
+    script = """
+    CREATE TABLE nights (id INTEGER PRIMARY KEY, club_id INTEGER NOT NULL REFERENCES clubs(id),
+        title TEXT NOT NULL, date TEXT NOT NULL, edit_token TEXT NOT NULL, view_token TEXT NOT NULL,
+        edit_key TEXT NOT NULL UNIQUE, view_key TEXT NOT NULL UNIQUE, settings TEXT NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE INDEX idx_nights_club ON nights (club_id);
+    CREATE TABLE night_tables (night_id INTEGER NOT NULL REFERENCES nights(id), round INTEGER NOT NULL,
+        number INTEGER NOT NULL, match_id INTEGER NOT NULL UNIQUE REFERENCES matches(id),
+        players TEXT NOT NULL, PRIMARY KEY (night_id, round, number));
+    """
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_clubs, _m004_entry_keys, _m005_nights]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 
