@@ -62,7 +62,7 @@ def load_night(token: str, *, edit: bool = False) -> tuple[night_store.NightRow,
     except store.NotFound:
         abort(404)
     if edit and not can_edit:
-        abort(403, description=_("This is the members' link of the night: it cannot change anything."))
+        abort(403, description=_("This is the view-only link of the night: it cannot change anything."))
     return night, can_edit
 
 
@@ -364,7 +364,7 @@ def start_round(token: str) -> Any:
     except store.NotFound:
         return refuse(404, "not_found", NOT_FOUND)
     if not can_edit:
-        return refuse(403, "forbidden", "This is the members' link of the night: it cannot change anything.")
+        return refuse(403, "forbidden", "This is the view-only link of the night: it cannot change anything.")
     value, refusal = _body()
     if refusal is not None:
         return refusal
