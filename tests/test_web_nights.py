@@ -63,7 +63,8 @@ def night(client: FlaskClient, token: str) -> dict[str, Any]:
 
 
 def pdf_text(data: bytes) -> str:
-    return subprocess.run(["pdftotext", "-layout", "-", "-"], input=data, capture_output=True, check=True).stdout.decode()
+    run = subprocess.run(["pdftotext", "-layout", "-", "-"], input=data, capture_output=True, check=True)
+    return run.stdout.decode()
 
 
 # --- the JSON interface ----------------------------------------------------------------
