@@ -423,8 +423,10 @@ def night_state(db: sqlite_utils.Database, night: NightRow) -> NightState:
             rounds.append([])
         rounds[t.round - 1].append(TableState(t, matches[t.match_id], night.hands_for(len(t.players)),
                                               found[t.match_id]))
-    results = [ranking.RoundResult(tuple(ranking.TableResult(ts.totals(), ts.hands) for ts in round_),
-                                   tuple(night.bye(i))) for i, round_ in enumerate(rounds, start=1)]
+    results = []
+    for i, round_ in enumerate(rounds, start=1):  # a table counts once it has a hand, a bye once its round has
+        played = tuple(ranking.TableResult(ts.totals(), ts.hands) for ts in round_ if ts.hands)
+        results.append(ranking.RoundResult(played, tuple(night.bye(i)) if played else ()))
     return NightState(night, rounds, ranking.rank(night.players, results, night.ranking_method))
 
 

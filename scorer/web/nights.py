@@ -29,6 +29,7 @@ from wtforms import BooleanField, DateField, IntegerField, RadioField, SelectFie
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..engine.errors import ScartoError
+from ..engine.nights import places as ranking_places
 from ..engine.records import fraction_json
 from ..engine.rulesets import PRESETS
 from ..sheets.pdf import html_to_pdf
@@ -304,11 +305,12 @@ def results_csv(token: str) -> Response:
     """The ranking, a line per player, with each round's table, total and place."""
     night, _can_edit = load_night(token)
     state = night_store.night_state(get_db(), night)
-    at: dict[tuple[str, int], tuple[int, Fraction]] = {}
+    at: dict[tuple[str, int], tuple[int, Fraction, int | None]] = {}
     for r, round_ in enumerate(state.rounds, start=1):
         for t in round_:
+            places = ranking_places(t.totals()) if t.hands else {}
             for name, total in t.totals():
-                at[(name, r)] = (t.table.number, total)
+                at[(name, r)] = (t.table.number, total, places.get(name))
     out = io.StringIO()
     writer = csv.writer(out)
     head = ["place", "player", "total", "match_points", "hands"]
@@ -320,11 +322,10 @@ def results_csv(token: str) -> Response:
                           line.hands]
         for r in range(1, state.current + 1):
             seat = at.get((line.name, r))
-            place = line.placings[r - 1] if r <= len(line.placings) else None
             if seat is None:
                 row += ["bye" if line.name in night.bye(r) else "", "", ""]
             else:
-                row += [seat[0], _number(seat[1]), "" if place is None else place]
+                row += [seat[0], _number(seat[1]), "" if seat[2] is None else seat[2]]
         writer.writerow(row)
     name = _file_name(night.title) or "night"
     return Response(out.getvalue(), mimetype="text/csv",
