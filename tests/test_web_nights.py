@@ -369,3 +369,24 @@ def test_the_night_counts_in_the_clubs_statistics_and_season(client: FlaskClient
         p["matches"] == 0 for p in client.get(f"/c/{club}/players.json?from=2027-01-01").get_json()["players"])
     page = client.get(f"/c/{club}/?lang=en").get_data(as_text=True)
     assert "Club nights" in page and "Giovedì" in page
+
+
+def test_the_examples_of_docs_night_md_hold(client: FlaskClient) -> None:
+    """The creating example of docs/NIGHT.md is accepted, and night.json has the keys the page shows."""
+    import json
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "NIGHT.md").read_text()
+    blocks = re.findall(r"```json\n(.*?)```", text, re.S)
+    example = json.loads(blocks[0])
+    club, _ = new_club(client)
+    response = client.post(f"/c/{club}/nights", json=example)
+    assert response.status_code == 201
+    edit = response.get_json()["edit_url"].split("/n/")[1].strip("/")
+    data = night(client, edit)
+    documented = json.loads(blocks[1].replace("…", "x"))
+    assert set(data) == set(documented)
+    assert set(data["rounds"][0]) == set(documented["rounds"][0])
+    assert set(data["rounds"][0]["tables"][0]) == set(documented["rounds"][0]["tables"][0])
+    assert set(data["ranking"][0]) == set(documented["ranking"][0])
+    assert data["hands_per_round"] == example["hands_per_round"] == 3
