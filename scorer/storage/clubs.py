@@ -445,6 +445,9 @@ def refresh_summary(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
     which calls it for a match whose stamp has changed.
     """
     with db.atomic():
+        # the write lock first (db.py): pages reading a stale summary at once queue here instead of
+        # failing with "database is locked" when their read transaction cannot become a write
+        db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])
         row = store.get_match(db, match_id)
         count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
                                      [match_id]).fetchone()

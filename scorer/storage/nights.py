@@ -408,8 +408,22 @@ def summaries_for(db: sqlite_utils.Database, match_ids: list[int]) -> dict[int, 
         if have is not None and have.split("\0", 1)[0] == stamp:
             out[match_id] = MatchSummary.from_dict(json.loads(have.split("\0", 1)[1]))
         else:
-            out[match_id] = club_store.refresh_summary(db, match_id)
+            out[match_id] = _refreshed(db, match_id)
     return out
+
+
+def _refreshed(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
+    """A stale summary made again, once: a hundred phones reloading a night after a save queue on the
+    write lock, and those behind the first find its summary fresh instead of judging the hands again."""
+    with db.atomic():
+        db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])  # the write lock first
+        updated_at, count, versions = db.execute(
+            "SELECT m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM matches m "
+            "LEFT JOIN hands h ON h.match_id = m.id WHERE m.id = ? GROUP BY m.id", [match_id]).fetchone()
+        have = db.execute("SELECT stamp, summary FROM match_summaries WHERE match_id = ?", [match_id]).fetchone()
+        if have is not None and have[0] == club_store._stamp(updated_at, count, versions):
+            return MatchSummary.from_dict(json.loads(have[1]))
+        return club_store.refresh_summary(db, match_id)
 
 
 def night_state(db: sqlite_utils.Database, night: NightRow) -> NightState:
