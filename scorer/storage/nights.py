@@ -18,6 +18,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -412,16 +413,48 @@ def summaries_for(db: sqlite_utils.Database, match_ids: list[int]) -> dict[int, 
     return out
 
 
+_FRESH: dict[tuple[str, int, str], MatchSummary] = {}
+"""Summaries made again by this process, by (database file, match, stamp)."""
+_FRESH_LOCKS: dict[tuple[str, int], threading.Lock] = {}
+_GUARD = threading.Lock()
+_CACHE_LIMIT = 2000
+
+
 def _refreshed(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
-    """A stale summary made again, once: a hundred phones reloading a night after a save queue on the
-    write lock, and those behind the first find its summary fresh instead of judging the hands again."""
+    """A stale summary made again once per process: after a save, the hundred phones watching a night
+    reload it together; one thread judges the match's hands and stores the summary, the others wait on
+    a lock of this process (not on SQLite's, whose busy handler sleeps in steps) and take it from memory."""
+    path = club_store._database_path(db)
+    stamp = _match_stamp(db, match_id)
+    with _GUARD:
+        lock = _FRESH_LOCKS.setdefault((path, match_id), threading.Lock())
+    with lock:
+        found = _FRESH.get((path, match_id, stamp)) if path else None
+        if found is not None:
+            return found
+        summary = _stored_again(db, match_id)
+        if path:
+            with _GUARD:
+                if len(_FRESH) >= _CACHE_LIMIT:
+                    _FRESH.clear()
+                _FRESH[(path, match_id, stamp)] = summary
+    return summary
+
+
+def _match_stamp(db: sqlite_utils.Database, match_id: int) -> str:
+    updated_at, count, versions = db.execute(
+        "SELECT m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM matches m "
+        "LEFT JOIN hands h ON h.match_id = m.id WHERE m.id = ? GROUP BY m.id", [match_id]).fetchone()
+    return club_store._stamp(updated_at, count, versions)
+
+
+def _stored_again(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
+    """The summary made again and stored, under the write lock taken first (another process may have
+    stored it meanwhile: then it is read)."""
     with db.atomic():
         db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])  # the write lock first
-        updated_at, count, versions = db.execute(
-            "SELECT m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM matches m "
-            "LEFT JOIN hands h ON h.match_id = m.id WHERE m.id = ? GROUP BY m.id", [match_id]).fetchone()
         have = db.execute("SELECT stamp, summary FROM match_summaries WHERE match_id = ?", [match_id]).fetchone()
-        if have is not None and have[0] == club_store._stamp(updated_at, count, versions):
+        if have is not None and have[0] == _match_stamp(db, match_id):
             return MatchSummary.from_dict(json.loads(have[1]))
         return club_store.refresh_summary(db, match_id)
 
@@ -449,8 +482,31 @@ def state_tag(db: sqlite_utils.Database, night: NightRow) -> str:
     count, last = db.execute(
         "SELECT COUNT(r.id), COALESCE(MAX(r.id), 0) FROM night_tables t JOIN hands h ON h.match_id = t.match_id "
         "JOIN revisions r ON r.hand_id = h.id WHERE t.night_id = ?", [night.id]).fetchone()
-    seated = db.execute("SELECT COUNT(*) FROM night_tables WHERE night_id = ?", [night.id]).fetchone()[0]
-    return f"{seated}-{count}-{last}-{night.updated_at.replace(':', '').replace('-', '')}"
+    seated, changed = db.execute("SELECT COUNT(*), COALESCE(MAX(m.updated_at), '') FROM night_tables t "
+                                 "JOIN matches m ON m.id = t.match_id WHERE t.night_id = ?", [night.id]).fetchone()
+    stamp = max(night.updated_at, changed)  # a match's settings changed, or the night's (a new round)
+    return f"{seated}-{count}-{last}-{stamp.replace(':', '').replace('-', '').replace('.', '')}"
+
+
+_STATES: dict[tuple[str, int, str], NightState] = {}
+"""Nights already read by this process, by (database file, night, state tag): a hundred phones
+fetching the night's page after a save read it once."""
+
+
+def current_state(db: sqlite_utils.Database, night: NightRow) -> tuple[NightState, str]:
+    """The night's state and its tag, read once per tag by this process."""
+    tag = state_tag(db, night)
+    path = club_store._database_path(db)
+    key = (path, night.id, tag)
+    found = _STATES.get(key) if path else None
+    if found is None:
+        found = night_state(db, night)
+        if path:
+            with _GUARD:
+                if len(_STATES) >= 200:
+                    _STATES.clear()
+                _STATES[key] = found
+    return found, tag
 
 
 def night_of(db: sqlite_utils.Database, match_id: int) -> tuple[NightRow, TableRow] | None:

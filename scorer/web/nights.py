@@ -169,7 +169,7 @@ def night_page(token: str) -> Any:
     """The director's view (edit link) or the members' view (view link), both updating by themselves."""
     night, can_edit = load_night(token)
     db = get_db()
-    state = night_store.night_state(db, night)
+    state, _tag = night_store.current_state(db, night)
     club = club_store.get_club(db, night.club_id)
     codes = {}
     if can_edit:
@@ -229,7 +229,7 @@ def night_json(token: str) -> Any:
         night, can_edit = night_store.find_night(get_db(), token)
     except store.NotFound:
         return refuse(404, "not_found", NOT_FOUND)
-    return night_document(night_store.night_state(get_db(), night), can_edit)
+    return night_document(night_store.current_state(get_db(), night)[0], can_edit)
 
 
 @bp.post("/n/<token>/next")
@@ -266,7 +266,7 @@ def _language(night: night_store.NightRow) -> str:
 def cards_pdf(token: str) -> Response:
     """The table cards of a round (the current one, or ``?round=``): number, players in seating order, QR."""
     night, _can_edit = load_night(token, edit=True)
-    state = night_store.night_state(get_db(), night)
+    state, _tag = night_store.current_state(get_db(), night)
     raw = request.args.get("round", "")
     number = state.current
     if raw:
@@ -291,7 +291,7 @@ def cards_pdf(token: str) -> Response:
 def results_pdf(token: str) -> Response:
     """The night's results: the ranking, each round's tables and scores."""
     night, _can_edit = load_night(token)
-    state = night_store.night_state(get_db(), night)
+    state, _tag = night_store.current_state(get_db(), night)
     with force_locale(_language(night)):
         html = render_template("pdf_night_results.html", night=night, state=state)
     pdf = html_to_pdf(html, str(current_app.static_folder) + "/")
@@ -304,7 +304,7 @@ def results_pdf(token: str) -> Response:
 def results_csv(token: str) -> Response:
     """The ranking, a line per player, with each round's table, total and place."""
     night, _can_edit = load_night(token)
-    state = night_store.night_state(get_db(), night)
+    state, _tag = night_store.current_state(get_db(), night)
     at: dict[tuple[str, int], tuple[int, Fraction, int | None]] = {}
     for r, round_ in enumerate(state.rounds, start=1):
         for t in round_:

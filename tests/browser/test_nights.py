@@ -73,11 +73,14 @@ def test_a_club_night_on_four_phones(browser: Any, browser_context_args: dict[st
         expect(phone.locator("h1")).to_contain_text(f"Thursday night, round 1, table {i + 1}")
         phones.append((context, phone, Taps(phone)))
 
-    # the first hand at table 2 reaches the director's screen by itself, no reload
+    # the first hand at table 2 reaches the director's screen by itself, no reload, and what the
+    # director was typing meanwhile stays
+    page.fill("#reason", "waiting for Ugo")
     _context, phone, phone_taps = phones[1]
     record_points(phone, phone_taps, *POINTS[0])
     expect(page.locator("li.night-table[data-table='2'] .status")).to_contain_text("1 of 3 hands", timeout=10_000)
     assert page.url == director_url
+    expect(page.locator("#reason")).to_have_value("waiting for Ugo")
     for _context, phone, phone_taps in phones:
         for first, second in POINTS[(1 if phone is phones[1][1] else 0):]:
             record_points(phone, phone_taps, first, second)
