@@ -218,7 +218,14 @@ def table(results: list[dict[str, Any]], seconds: float) -> str:
         f"({TIMEOUT:g} s).\n\n" + "\n".join(rows) + "\n\n"
         "Every save changes the night's tag, so each of the 100 phones fetches the night's page once within "
         "its next poll: the page is the cost, the 304s are nearly free. The same mechanism as the match pages "
-        "(\"Phones in sync\"): no thread is held by a watching phone.\n"
+        "(\"Phones in sync\"): no thread is held by a watching phone. Two things this bench found, fixed "
+        "before these figures: waitress accepts at most 100 open connections by default, and 100 watching "
+        "phones with the tables' 10 saving past it left the connections beyond the limit waiting (12 poll "
+        "timeouts a run at a save every 2 s): scorer/serve.py now allows 500 (`CONNECTIONS`), an idle "
+        "connection costing a socket, not a thread; and pages that found a table's summary stale after a "
+        "save made it again under SQLite's write lock, so a hundred of them failed ('database is locked') or "
+        "queued behind a save's commit: the night's pages now judge a stale table once per process, in "
+        "memory, and a night once per state tag.\n"
     )
 
 

@@ -17,7 +17,12 @@ def main() -> None:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "5000"))
     threads = int(os.environ.get("THREADS", "8"))
-    serve(create_app(), host=host, port=port, threads=threads, max_request_body_size=2 * 1024 * 1024)
+    # waitress stops accepting past 100 open connections (its default); a club night has 100 phones
+    # watching and the tables' phones saving, each keeping its connection open between requests. An idle
+    # connection costs a socket, not a thread (bench/RESULTS.md, "A club night watched live").
+    connections = int(os.environ.get("CONNECTIONS", "500"))
+    serve(create_app(), host=host, port=port, threads=threads, connection_limit=connections,
+          max_request_body_size=2 * 1024 * 1024)
 
 
 if __name__ == "__main__":

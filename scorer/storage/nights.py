@@ -421,18 +421,20 @@ _CACHE_LIMIT = 2000
 
 
 def _refreshed(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
-    """A stale summary made again once per process: after a save, the hundred phones watching a night
-    reload it together; one thread judges the match's hands and stores the summary, the others wait on
-    a lock of this process (not on SQLite's, whose busy handler sleeps in steps) and take it from memory."""
+    """A stale summary judged again from the hands, once per process, without writing: after a save
+    the hundred phones watching a night reload it together; one thread judges the match, the others
+    wait on a lock of this process and take it from memory. A page never waits for SQLite's write
+    lock (a save's commit on a busy disk stalled every reader behind it); the club's pages store
+    the summary (scorer/storage/clubs.py)."""
     path = club_store._database_path(db)
-    stamp = _match_stamp(db, match_id)
     with _GUARD:
         lock = _FRESH_LOCKS.setdefault((path, match_id), threading.Lock())
     with lock:
+        stamp = _match_stamp(db, match_id)
         found = _FRESH.get((path, match_id, stamp)) if path else None
         if found is not None:
             return found
-        summary = _stored_again(db, match_id)
+        stamp, summary = club_store.make_summary(db, match_id)
         if path:
             with _GUARD:
                 if len(_FRESH) >= _CACHE_LIMIT:
@@ -446,17 +448,6 @@ def _match_stamp(db: sqlite_utils.Database, match_id: int) -> str:
         "SELECT m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM matches m "
         "LEFT JOIN hands h ON h.match_id = m.id WHERE m.id = ? GROUP BY m.id", [match_id]).fetchone()
     return club_store._stamp(updated_at, count, versions)
-
-
-def _stored_again(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
-    """The summary made again and stored, under the write lock taken first (another process may have
-    stored it meanwhile: then it is read)."""
-    with db.atomic():
-        db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])  # the write lock first
-        have = db.execute("SELECT stamp, summary FROM match_summaries WHERE match_id = ?", [match_id]).fetchone()
-        if have is not None and have[0] == _match_stamp(db, match_id):
-            return MatchSummary.from_dict(json.loads(have[1]))
-        return club_store.refresh_summary(db, match_id)
 
 
 def night_state(db: sqlite_utils.Database, night: NightRow) -> NightState:
