@@ -52,13 +52,23 @@
     var fresh = doc.querySelector("main");
     if (!fresh) return;
     var y = window.scrollY, focus = document.activeElement && document.activeElement.id;
-    var open = {};
+    var open = {}, typed = {};
     Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { open[i] = d.open; });
+    Array.prototype.forEach.call(main.querySelectorAll("input[id], textarea[id]"), function (f) {
+      // what the player was typing or ticking (the night's reason, say) survives the update
+      if (f.type === "checkbox" || f.type === "radio") { if (f.checked !== f.defaultChecked) typed[f.id] = f.checked; }
+      else if (f.type !== "hidden" && f.value !== f.defaultValue) typed[f.id] = f.value;
+    });
     Array.prototype.slice.call(main.children).forEach(function (child) {
       if (!KEEP[child.id]) main.removeChild(child);
     });
     Array.prototype.slice.call(fresh.children).forEach(function (child) { main.appendChild(document.adoptNode(child)); });
     Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { if (i in open) d.open = open[i]; });
+    Object.keys(typed).forEach(function (id) {
+      var f = document.getElementById(id);
+      if (!f) return;
+      if (f.type === "checkbox" || f.type === "radio") f.checked = typed[id]; else f.value = typed[id];
+    });
     document.documentElement.removeAttribute("data-offline-at");
     document.title = doc.title;
     if (focus && document.getElementById(focus)) document.getElementById(focus).focus({ preventScroll: true });

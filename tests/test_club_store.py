@@ -40,7 +40,7 @@ def points_match(players: list[str], hands: list[tuple[int, list[int]]], *, date
 
 
 def test_the_migration_is_the_last_and_makes_the_tables(db: sqlite_utils.Database) -> None:
-    assert database.MIGRATIONS[-1].__name__.endswith("_clubs")
+    assert any(m.__name__.endswith("_clubs") for m in database.MIGRATIONS)  # later branches add theirs after it
     assert {"clubs", "club_players", "club_matches", "club_seats", "club_seasons", "club_events",
             "match_summaries"} <= set(db.table_names())
     assert database.migrate(db) == len(database.MIGRATIONS)

@@ -26,7 +26,7 @@ from flask.testing import FlaskClient
 
 from scorer import create_app
 from scorer.engine.records import hand_to_dict, parse_hand
-from scorer.storage import clubs, links, store
+from scorer.storage import clubs, links, nights, store
 from scorer.web import LANGUAGES, get_db
 from scorer.web.context import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
@@ -178,6 +178,12 @@ def walk(site: Flask) -> Walk:
         clubs.attach_match(db, club.id, row.id, [p.id for p in clubs.roster(db, club.id)[:3]])
         clubs.add_season(db, club.id, "Autunno", "2026-09-01", "2026-12-31")
         clubs.rename_player(db, club.id, clubs.roster(db, club.id)[3].id, "Dora Neri", "DN")
+        night = nights.create_night(db, club, nights.parse_night(  # a club night: a table of three, one of four
+            {"title": "Giovedì", "players": [*PLAYERS, "Dora Neri", "Elio", "Franca", "Gino"], "rounds": 2, "seed": 3}))
+        table = nights.tables(db, night.id)[0]
+        store.add_hand(db, table.match_id, {"dealer": table.players[0],
+                                            "points": dict(zip(table.players, (31, 22, 25), strict=True))})
+        nights.start_round(db, night.id, force=True, reason="late")
     breach = parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": PLAYERS,
                          **dealt_by("classic-breach", "Anna")})
     blob = encode_record(breach)

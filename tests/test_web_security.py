@@ -22,7 +22,7 @@ from werkzeug.routing import Rule
 from scorer import create_app
 from scorer.engine.limits import MAX_UPLOAD_BYTES
 from scorer.engine.records import parse_hand
-from scorer.storage import clubs, store
+from scorer.storage import clubs, nights, store
 from scorer.web import get_db
 from scorer.web.context import encode_record
 from scorer.web.safety import OPEN_FILES
@@ -55,7 +55,7 @@ POST_RULES = [r for r in RULES if "POST" in methods(r)]
 
 def json_only(rule: Rule) -> bool:
     """The JSON interface: under /api/, and the club API's addresses under a club's or a match's link."""
-    return rule.rule.startswith("/api/") or rule.endpoint.startswith("clubs_api.")
+    return rule.rule.startswith("/api/") or rule.endpoint.startswith(("clubs_api.", "nights_api."))
 
 
 FORM_POSTS = [r for r in POST_RULES if not json_only(r)]
@@ -78,6 +78,8 @@ class World:
     club_view: str = ""
     player_id: str = "1"
     season_id: str = "1"
+    night_edit: str = ""
+    night_view: str = ""
 
     def values(self, token: str | None = None, **override: str) -> dict[str, str]:
         return {"token": self.edit if token is None else token, "key": self.keys[1], "version": "1",
@@ -87,6 +89,8 @@ class World:
     def url(self, rule: Rule, token: str | None = None, **override: str) -> str:
         if rule.rule.startswith("/c/"):  # a club's address: the club's own links stand for the match's
             token = {None: self.club_edit, self.edit: self.club_edit, self.view: self.club_view}.get(token, token)
+        if rule.rule.startswith("/n/"):  # a club night's address: the night's own links
+            token = {None: self.night_edit, self.edit: self.night_edit, self.view: self.night_view}.get(token, token)
         values = self.values(token, **override)
         return ARGUMENT.sub(lambda m: values[m.group(1)], rule.rule)
 
@@ -103,8 +107,9 @@ def world(app: Flask) -> World:
         roster = clubs.roster(db, club.id)
         clubs.attach_match(db, club.id, row.id, [p.id for p in roster[:3]])
         season = clubs.add_season(db, club.id, "Autunno", "2026-09-01", "2026-12-31")
+        night = nights.create_night(db, club, nights.parse_night({"players": ["Anna", "Bruno", "Carla"], "seed": 1}))
     return World(edit, view, hand_keys(app, edit), encode_record(record), club.edit_token, club.view_token,
-                 str(roster[3].id), str(season.id))
+                 str(roster[3].id), str(season.id), night.edit_token, night.view_token)
 
 
 def form_token(client: FlaskClient) -> str:
@@ -117,10 +122,11 @@ def snapshot(app: Flask, client: FlaskClient, world: World) -> tuple[Any, ...]:
         db = get_db()
         counts = tuple(db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                        for t in ("matches", "hands", "revisions", "clubs", "club_players", "club_seats",
-                                 "club_seasons", "club_events"))
+                                 "club_seasons", "club_events", "nights", "night_tables"))
         counts += tuple(db.execute("SELECT club_players.name, short, merged_into, clubs.name, settings "
                                    "FROM club_players JOIN clubs ON clubs.id = club_id "
                                    "ORDER BY club_players.id").fetchall())
+        counts += tuple(db.execute("SELECT settings, updated_at FROM nights ORDER BY id").fetchall())
         versions = tuple(r[0] for r in db.execute("SELECT version FROM hands ORDER BY id").fetchall())
     return client.get(f"/m/{world.edit}/export.json").data, counts, versions
 
@@ -133,7 +139,8 @@ FORM_DATA = {"version": "1", "expected_count": "4", "dealer": "Anna", "points_An
 def test_the_walk_sees_the_routes_it_must() -> None:
     endpoints = {r.endpoint for r in RULES}
     assert {"history.restore", "history.delete_hand", "history.undelete", "history.hand_history",
-            "history.deleted_hands", "api.create_match", "matches.match_page"} <= endpoints
+            "history.deleted_hands", "api.create_match", "matches.match_page", "nights.night_page",
+            "nights.next_round", "nights_api.create_night", "nights_api.start_round"} <= endpoints
     assert len(FORM_POSTS) >= 5 and API_POSTS and CHANGING_MATCH_RULES
 
 
@@ -224,7 +231,7 @@ def test_the_view_token_changes_nothing(app: Flask, client: FlaskClient, world: 
     url = world.url(rule, token=world.view)
     response = client.post(url, data={"csrf_token": form_token(client), **FORM_DATA})
     assert response.status_code == 403
-    assert re.search(r"This is the view-only link of the (match|club): it cannot change anything\.",
+    assert re.search(r"This is the view-only link of the (match|club|night): it cannot change anything\.",
                      response.get_data(as_text=True))
     if "GET" in methods(rule):  # the entry form itself is not offered to the view link
         assert client.get(url).status_code == 403

@@ -444,21 +444,27 @@ def refresh_summary(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
     Call it after any change to the match's hands, or leave it to :func:`summaries`,
     which calls it for a match whose stamp has changed.
     """
-    # No transaction around the reads: a transaction that reads and then writes cannot wait for
-    # the write lock (db.py). The stamp is read first, so a hand saved meanwhile leaves a summary
-    # newer than its stamp, which the next read finds stale and makes again; the write itself
-    # is one statement.
-    row = store.get_match(db, match_id)
-    count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
-                                 [match_id]).fetchone()
-    hands = store.list_hands(db, match_id)
+    with db.atomic():
+        # the write lock first (db.py): pages reading a stale summary at once queue here instead of
+        # failing with "database is locked" when their read transaction cannot become a write
+        db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])
+        stamp, summary = make_summary(db, match_id)
+        db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary) VALUES (?, ?, ?)",
+                   [match_id, stamp, json.dumps(summary.to_dict(), separators=(",", ":"))])
+    return summary
+
+
+def make_summary(db: sqlite_utils.Database, match_id: int) -> tuple[str, MatchSummary]:
+    """A match's summary and its stamp, judged from its hands (read only: :func:`refresh_summary` stores it)."""
+    with db.atomic():  # one snapshot of the match and its hands
+        row = store.get_match(db, match_id)
+        count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
+                                     [match_id]).fetchone()
+        hands = store.list_hands(db, match_id)
     record = store.match_record(db, row, hands)
     table = standings(record, [score_hand(h) for h in record.hands])
-    summary = summarise(match_id, match_date(row.settings, row.created_at), table)
-    db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary) VALUES (?, ?, ?)",
-               [match_id, _stamp(row.updated_at, count, versions),
-                json.dumps(summary.to_dict(), separators=(",", ":"))])
-    return summary
+    return _stamp(row.updated_at, count, versions), summarise(match_id, match_date(row.settings, row.created_at),
+                                                              table)
 
 
 def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:

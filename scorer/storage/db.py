@@ -193,9 +193,27 @@ def _m008_clubs(db: sqlite_utils.Database) -> None:
             db.execute(statement)
 
 
+def _m009_nights(db: sqlite_utils.Database) -> None:
+    """Club nights: a night of a club under its own edit/view tokens (looked up by SHA-256 key), and
+    its tables, each an ordinary club match (round, table number, seated players, the match id)."""
+    script = """
+    CREATE TABLE nights (id INTEGER PRIMARY KEY, club_id INTEGER NOT NULL REFERENCES clubs(id),
+        title TEXT NOT NULL, date TEXT NOT NULL, edit_token TEXT NOT NULL, view_token TEXT NOT NULL,
+        edit_key TEXT NOT NULL UNIQUE, view_key TEXT NOT NULL UNIQUE, settings TEXT NOT NULL,
+        created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+    CREATE INDEX idx_nights_club ON nights (club_id);
+    CREATE TABLE night_tables (night_id INTEGER NOT NULL REFERENCES nights(id), round INTEGER NOT NULL,
+        number INTEGER NOT NULL, match_id INTEGER NOT NULL UNIQUE REFERENCES matches(id),
+        players TEXT NOT NULL, PRIMARY KEY (night_id, round, number));
+    """
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
-                               _m008_clubs]
+                               _m008_clubs, _m009_nights]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

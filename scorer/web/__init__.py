@@ -105,6 +105,11 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(clubs.bp)
     app.register_blueprint(clubs_api.bp)
     csrf.exempt(clubs_api.bp)
+    from . import nights  # issue 15: club nights, their pages and their JSON interface
+
+    app.register_blueprint(nights.bp)
+    app.register_blueprint(nights.api_bp)
+    csrf.exempt(nights.api_bp)
     filters.register(app, LANGUAGES)
     return app
 

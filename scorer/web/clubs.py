@@ -37,10 +37,10 @@ from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
 from ..storage import store
-from .context import disposition, get_db, make_pdf, pdf_turn, remember, share_codes
+from .context import disposition, get_db, load_club, make_pdf, pdf_turn, remember, share_codes, text_cell
 from .context import file_name as _file_name
 from .forms import MatchEndFields, choices
-from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, read_error_text
+from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, error_text
 
 bp = Blueprint("clubs", __name__)
 
@@ -48,17 +48,6 @@ MAX_ROSTER = 200
 
 
 # --- loading ---------------------------------------------------------------------
-
-
-def load_club(token: str, *, edit: bool = False) -> tuple[club_store.ClubRow, bool]:
-    """The club a token opens: 404 for an unknown token, 403 for the view link on a page that changes things."""
-    try:
-        club, can_edit = club_store.find_club(get_db(), token)
-    except store.NotFound:
-        abort(404)
-    if edit and not can_edit:
-        abort(403, description=_("This is the view-only link of the club: it cannot change anything."))
-    return club, can_edit
 
 
 @dataclass
@@ -256,13 +245,6 @@ class ImportClubForm(FlaskForm):
     text = TextAreaField(_l("…or paste it here"))
 
 
-def _problem(exc: ScartoError) -> str:
-    if exc.key:
-        return read_error_text(exc)
-    message = _(exc.message)
-    return f"{exc.where}: {message}" if exc.where else message
-
-
 # --- creating and opening clubs ----------------------------------------------------
 
 
@@ -282,7 +264,7 @@ def new_club() -> Any:
                 raise ScartoError(_("Each player needs a different name."))
             club = club_store.create_club(get_db(), form.name.data or "", players, form.defaults())
         except ScartoError as exc:
-            form.form_errors.append(_problem(exc))
+            form.form_errors.append(error_text(exc))
         else:
             flash(_("Club created. Keep the edit link: it is the key to the club."))
             return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
@@ -311,7 +293,7 @@ def import_club() -> Any:
                 flash(_("Club imported: %(n)s matches.", n=len(club_file.matches)))
                 return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
         except ScartoError as exc:
-            problems = [_problem(exc)]
+            problems = [error_text(exc)]
     status = 400 if request.method == "POST" else 200
     return render_template("club_import.html", form=form, problems=problems), status
 
@@ -366,7 +348,7 @@ def settings(token: str) -> Any:
         try:
             club_store.update_club(get_db(), club.id, form.name.data or "", form.defaults(club.settings))
         except ScartoError as exc:
-            form.form_errors.append(_problem(exc))
+            form.form_errors.append(error_text(exc))
         else:
             flash(_("Settings saved; they apply to the club's new matches."))
             return redirect(url_for("clubs.club_page", token=token))
@@ -411,7 +393,7 @@ def start_match(token: str) -> Any:
         except store.NotFound:
             problem = _("That player is not on the club's roster; reload the page.")
         except ScartoError as exc:
-            problem = _problem(exc)
+            problem = error_text(exc)
         else:
             flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
             return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
@@ -458,7 +440,7 @@ def add_match(token: str) -> Any:
                 raise ScartoError(_("That is a view-only link; a match joins a club through its edit link."))
             return redirect(url_for("clubs.add_match", token=token, match=row.edit_token))
         except ScartoError as exc:
-            problems = [_problem(exc)]
+            problems = [error_text(exc)]
     status = 400 if request.method == "POST" else 200
     return render_template("club_add.html", club=club, token=token, form=form, problems=problems), status
 
@@ -500,7 +482,7 @@ def _map_seats(club: club_store.ClubRow, token: str, match_token: str) -> Any:
         except store.NotFound:
             problem = _("That player is not on the club's roster; reload the page.")
         except ScartoError as exc:
-            problem = _problem(exc)
+            problem = error_text(exc)
         else:
             flash(_("The match is in the club, its players mapped to the roster."))
             return redirect(url_for("clubs.club_page", token=token))
@@ -557,7 +539,7 @@ def rename_player(token: str, player_id: int) -> Any:
         flash(_("Another player of the club is called %(name)s; merge the two if they are the same person.",
                 name=(form.name.data or "").strip()), "error")
     except ScartoError as exc:
-        flash(_problem(exc), "error")
+        flash(error_text(exc), "error")
     except club_store.ClubError:
         abort(404)
     else:
@@ -654,7 +636,7 @@ def table_csv(token: str) -> Response:
     writer.writerow(["place", "player", "matches", "hands", "total", "per_hand", "wins", "last", "deals",
                      "breaches"])
     for place, row in zip(tv.places(), tv.rows, strict=True):
-        writer.writerow([place, _text_cell(tv.view.name(row.key)), row.matches, row.hands, _number(row.total),
+        writer.writerow([place, text_cell(tv.view.name(row.key)), row.matches, row.hands, _number(row.total),
                          _number(row.per_hand), row.wins, row.last, row.deals, row.breach_count])
     name = _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else 'all time'}")
     return Response(out.getvalue(), mimetype="text/csv",
@@ -665,10 +647,6 @@ def _number(value: Fraction) -> str:
     from ..engine.numbers import fraction_json
 
     return str(fraction_json(value))
-
-
-def _text_cell(text: str) -> str:
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @bp.get("/c/<token>/table.pdf")
@@ -699,7 +677,7 @@ def add_season(token: str) -> Any:
         season = club_store.add_season(get_db(), club.id, form.name.data or "", form.start.data.isoformat(),
                                        form.end.data.isoformat())
     except ScartoError as exc:
-        flash(_problem(exc), "error")
+        flash(error_text(exc), "error")
         return redirect(url_for("clubs.club_page", token=token))
     return redirect(url_for("clubs.table", token=token, season=season.id))
 

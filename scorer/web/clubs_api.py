@@ -11,44 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
+from flask import Blueprint, url_for
 
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_HANDS, MAX_UPLOAD_BYTES
+from ..engine.limits import MAX_HANDS
 from ..engine.records import MatchRecord, hand_to_dict, parse_hand, parse_match
 from ..engine.scoring import score_hand
 from ..storage import clubs as club_store
 from ..storage import store
 from .context import get_db
-from .jsonio import json_body, refuse
+from .jsonio import NOT_FOUND, json_request, read_refusal, refuse
 
 bp = Blueprint("clubs_api", __name__)
-
-NOT_FOUND = "Nothing is at this address: check the link (a token is 24 characters)."
-
-
-def _body() -> tuple[Any, tuple[dict[str, Any], int] | None]:
-    """The request's JSON value, or the refusal to answer with."""
-    if not request.is_json:
-        return None, refuse(415, "unsupported_media_type",
-                            "Send a JSON body with Content-Type: application/json.")
-    charset = request.mimetype_params.get("charset", "utf-8").lower()
-    if charset not in ("utf-8", "utf8"):
-        return None, refuse(415, "unsupported_media_type", f"The body must be UTF-8, not {charset}.")
-    try:
-        return json_body(), None
-    except RequestEntityTooLarge:
-        limit = current_app.config.get("MAX_CONTENT_LENGTH") or MAX_UPLOAD_BYTES
-        return None, refuse(413, "too_large", f"The body is larger than {limit // 1024} KB.")
-    except ScartoError as exc:
-        return None, _bad(exc)
-
-
-def _bad(exc: ScartoError) -> tuple[dict[str, Any], int]:
-    problem = {"code": exc.key or "read_error", "where": exc.where, "message": exc.message}
-    return refuse(400, "bad_request", str(exc), problems=[problem])
-
 
 def _hand_errors(match: MatchRecord, prefix: str = "") -> list[dict[str, Any]]:
     problems = []
@@ -67,13 +41,13 @@ def _links(row: store.MatchRow) -> dict[str, str]:
 @bp.post("/api/clubs")
 def create_club() -> Any:
     """``scarto-club/1`` (name, players, optionally matches...) -> 201 with the club's links."""
-    value, refusal = _body()
+    value, refusal = json_request()
     if refusal is not None:
         return refusal
     try:
         club_file = club_store.parse_club(value)
     except ScartoError as exc:
-        return _bad(exc)
+        return read_refusal(exc)
     problems = [p for i, (match, _seated) in enumerate(club_file.matches)
                 for p in _hand_errors(match, f"matches[{i}]")]
     if problems:
@@ -94,13 +68,13 @@ def club_match(token: str) -> Any:
         return refuse(404, "not_found", NOT_FOUND)
     if not can_edit:
         return refuse(403, "forbidden", "This is the view-only link of the club: it cannot change anything.")
-    value, refusal = _body()
+    value, refusal = json_request()
     if refusal is not None:
         return refusal
     try:
         match = parse_match(value)
     except ScartoError as exc:
-        return _bad(exc)
+        return read_refusal(exc)
     problems = _hand_errors(match)
     if problems:
         return refuse(400, "bad_request", "A hand with errors cannot be scored, so the match was not stored.",
@@ -108,7 +82,7 @@ def club_match(token: str) -> Any:
     try:
         row = club_store.add_record(get_db(), club.id, match, list(match.players))
     except ScartoError as exc:
-        return _bad(exc)
+        return read_refusal(exc)
     except club_store.ClubError:
         return refuse(400, "bad_request", "Two of the match's names are the same roster player.",
                       problems=[{"where": "players", "message": "two names are one roster player"}])
@@ -130,7 +104,7 @@ def add_hand(token: str) -> Any:
         return refuse(404, "not_found", NOT_FOUND)
     if not can_edit:
         return refuse(403, "forbidden", "This is the view-only link of the match: it cannot change anything.")
-    value, refusal = _body()
+    value, refusal = json_request()
     if refusal is not None:
         return refusal
     if not isinstance(value, dict):
@@ -141,7 +115,7 @@ def add_hand(token: str) -> Any:
         record = hand_to_dict(parsed, in_match=True)
         judged = score_hand(parsed)
     except ScartoError as exc:
-        return _bad(exc)
+        return read_refusal(exc)
     errors = [p.to_dict() for p in judged.errors]
     if errors:
         return refuse(400, "bad_request", "The hand has errors, so it cannot be scored; nothing was saved.",

@@ -36,6 +36,7 @@ from ..engine.standings import Standings, standings
 from ..sheets.charts import cumulative_chart
 from ..sheets.pdf import html_to_pdf
 from ..sheets.worker import RenderPool, pool
+from ..storage import clubs as club_store
 from ..storage import db as database
 from ..storage import links, store
 
@@ -350,6 +351,12 @@ def wants_json() -> bool:
             or request.is_json)
 
 
+# --- phones in sync (static/sync.js) ------------------------------------------------
+
+POLL_SECONDS = 3
+"""How often a watching page asks whether something changed (the figure bench/bench_sync.py measured)."""
+
+
 # --- idempotency keys (static/offline.js) -------------------------------------------
 
 _KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -380,3 +387,25 @@ def share_codes(endpoint: str, edit_token: str | None, view_token: str) -> list[
         url = url_for(endpoint, token=token, _external=True)
         out.append((kind, url, segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True)))
     return out
+
+
+# --- clubs --------------------------------------------------------------------------
+
+
+def load_club(token: str, *, edit: bool = False) -> tuple[club_store.ClubRow, bool]:
+    """The club a token opens: 404 for an unknown token, 403 for the view link on a page that changes things."""
+    try:
+        club, can_edit = club_store.find_club(get_db(), token)
+    except store.NotFound:
+        abort(404)
+    if edit and not can_edit:
+        abort(403, description=_("This is the view-only link of the club: it cannot change anything."))
+    return club, can_edit
+
+
+# --- CSV ------------------------------------------------------------------------------
+
+
+def text_cell(text: str) -> str:
+    """A name as a CSV cell a spreadsheet will not run as a formula ("=HYPERLINK(...)")."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

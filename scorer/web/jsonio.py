@@ -10,7 +10,8 @@ from typing import Any
 from flask import current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..engine.errors import ReadError
+from ..engine.errors import ReadError, ScartoError
+from ..engine.limits import MAX_UPLOAD_BYTES
 from ..engine.records import loads
 
 MAX_DEPTH = 32
@@ -71,3 +72,29 @@ def json_body() -> Any:
     value = loads(text, "body")
     check_value(value)
     return value
+
+
+NOT_FOUND = "Nothing is at this address: check the link (a token is 24 characters)."
+
+
+def json_request() -> tuple[Any, tuple[dict[str, Any], int] | None]:
+    """The request's JSON value, or the refusal to answer with (415, 413 or 400)."""
+    if not request.is_json:
+        return None, refuse(415, "unsupported_media_type",
+                            "Send a JSON body with Content-Type: application/json.")
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if charset not in ("utf-8", "utf8"):
+        return None, refuse(415, "unsupported_media_type", f"The body must be UTF-8, not {charset}.")
+    try:
+        return json_body(), None
+    except RequestEntityTooLarge:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") or MAX_UPLOAD_BYTES
+        return None, refuse(413, "too_large", f"The body is larger than {limit // 1024} KB.")
+    except ScartoError as exc:
+        return None, read_refusal(exc)
+
+
+def read_refusal(exc: ScartoError) -> tuple[dict[str, Any], int]:
+    """A read error as a 400 refusal listing it as a problem."""
+    problem = {"code": exc.key or "read_error", "where": exc.where, "message": exc.message}
+    return refuse(400, "bad_request", str(exc), problems=[problem])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import g, has_app_context
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..engine.cardnames import short_name
@@ -131,3 +132,11 @@ def read_error_text(exc: ScartoError) -> str:
     if not exc.where:
         return message
     return f"{WHERE_WORDS.get(exc.where, exc.where)}: {message}"
+
+
+def error_text(exc: ScartoError) -> str:
+    """A core error in the page's language: a read error from its template, else its own message."""
+    if exc.key:
+        return read_error_text(exc)
+    message = _(exc.message)
+    return f"{exc.where}: {message}" if exc.where else message

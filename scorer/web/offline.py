@@ -26,7 +26,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from ..storage import store
-from .context import get_db, load_match
+from .context import POLL_SECONDS, get_db, load_match
 
 bp = Blueprint("offline", __name__)
 
@@ -40,8 +40,6 @@ ICON_SIZES = (192, 512)
 ICON_KINDS = ("any", "maskable")
 NOT_PRECACHED = ("pdf.css", "sw.js")
 """Static files the phone never needs offline (the PDF's style sheet) or that are not assets."""
-POLL_SECONDS = 3
-"""How often a match page asks whether something changed (the figure bench/bench_sync.py measured)."""
 
 
 

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, g, render_template
 from flask_babel import force_locale
 
 from ..sheets.pdf import Sheet
-from .context import disposition, make_pdf, match_view, pdf_response, pdf_turn, sheet_name
+from .context import disposition, make_pdf, match_view, pdf_response, pdf_turn, sheet_name, text_cell
 from .labels import current_language, page_words
 
 bp = Blueprint("sheets", __name__)
@@ -43,15 +43,15 @@ def standings_csv(token: str) -> Response:
     players = view.record.players
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["hand", "dealer", *[_text_cell(f"{p} points") for p in players],
-                     *[_text_cell(f"{p} score") for p in players], *[_text_cell(f"{p} total") for p in players],
+    writer.writerow(["hand", "dealer", *[text_cell(f"{p} points") for p in players],
+                     *[text_cell(f"{p} score") for p in players], *[text_cell(f"{p} total") for p in players],
                      "problems"])
     for line in view.table.lines:
         counts = line.result.counts
         points = [number_cell(c.card_points) for c in counts] if counts else [""] * len(players)
         scores = [number_cell(c.score) for c in counts] if counts else [""] * len(players)
         writer.writerow([
-            line.number, _text_cell(line.dealer), *points, *scores,
+            line.number, text_cell(line.dealer), *points, *scores,
             *[number_cell(t) for t in line.totals],
             " ".join(p.code for p in line.result.problems),
         ])
@@ -74,6 +74,3 @@ def number_cell(value: Fraction) -> int | str:
     return f"{sign}{whole} {rest}/{value.denominator}"
 
 
-def _text_cell(text: str) -> str:
-    """A name as a CSV cell a spreadsheet will not run as a formula ("=HYPERLINK(...)")."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -1,0 +1,296 @@
+"""Seating a club night: tables of three (of four where the count asks), rounds, byes.
+
+A night seats everyone present at tables of three; when the count does not divide by
+three, one or two tables of four play the ``four`` deal (7 = 3 + 4, 8 = 4 + 4,
+10 = 3 + 3 + 4). Five cannot be seated without someone sitting out: a table of four
+plays and the fifth player has the round's *bye*, which rotates (whoever has had the
+fewest byes sits out next).
+
+Two ways to seat the rounds after the first, which is always drawn at random:
+
+- ``mixed``: players meet as many different opponents as possible. The whole night is
+  drawn at once, by a local search that swaps two players of different tables in one
+  round while that does not add a repeated meeting, from a random start; it stops at a
+  schedule with no repeat, or after a fixed number of steps with the best schedule found.
+- ``ranking`` (Swiss): each round seats the ranking so far in order, the leaders together.
+
+At every table the first dealer is the player who has dealt first least often this
+night, so nobody always deals first. Everything is drawn from ``random.Random(seed)``:
+the same seed, players and rounds give the same night.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Literal
+
+Seating = Literal["mixed", "ranking"]
+SEATINGS: tuple[Seating, ...] = ("mixed", "ranking")
+
+MIN_PLAYERS = 3
+RESTARTS = 3
+"""Searches from fresh random starts, while the best found is above the floor of repeats."""
+STEPS_PER_SEAT = 800
+"""Swaps one search tries, per player and round: enough to find the known optima up to 30 players."""
+
+
+class SeatingError(ValueError):
+    """A night that cannot be seated (fewer than three players present)."""
+
+    code = "night_players"
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: its players in seating order, the first dealer first."""
+
+    number: int
+    players: tuple[str, ...]
+
+    @property
+    def deal(self) -> str:
+        """The deal the table plays: ``three`` or, at a table of four, ``four``."""
+        return "four" if len(self.players) == 4 else "three"
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: its tables, and who sits out (at most one player, with five present)."""
+
+    number: int
+    tables: tuple[Table, ...]
+    bye: tuple[str, ...] = ()
+
+
+def table_sizes(count: int) -> tuple[list[int], int]:
+    """The sizes of the tables for ``count`` players, and how many sit out each round.
+
+    Tables of three, with as few tables of four as the count needs (one for a remainder
+    of one, two for a remainder of two); five seats four and gives one bye.
+    """
+    if count < MIN_PLAYERS:
+        raise SeatingError(f"A night needs at least {MIN_PLAYERS} players; {count} present.")
+    if count == 5:
+        return [4], 1
+    fours = {0: 0, 1: 1, 2: 2}[count % 3]
+    threes = (count - 4 * fours) // 3
+    return [3] * threes + [4] * fours, 0
+
+
+def repeats(rounds: Sequence[Sequence[Sequence[str]]]) -> int:
+    """How many meetings repeat an earlier one: a pair at one table twice counts one."""
+    met: dict[frozenset[str], int] = {}
+    for tables in rounds:
+        for table in tables:
+            for pair in combinations(table, 2):
+                key = frozenset(pair)
+                met[key] = met.get(key, 0) + 1
+    return sum(times - 1 for times in met.values())
+
+
+def byes_for(players: Sequence[str], rounds: int, rng: random.Random) -> list[tuple[str, ...]]:
+    """Who sits out in each round: the byes rotate, nobody twice before everyone once."""
+    _sizes, out = table_sizes(len(players))
+    if not out:
+        return [() for _ in range(rounds)]
+    order = list(players)
+    rng.shuffle(order)
+    return [tuple(order[(r * out + k) % len(order)] for k in range(out)) for r in range(rounds)]
+
+
+def _split(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(list(order[start:start + size]))
+        start += size
+    return tables
+
+
+class _Meetings:
+    """How often each pair has met, and the repeats that makes, updated swap by swap."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        self.index = {name: i for i, name in enumerate(players)}
+        n = len(players)
+        self.count = [[0] * n for _ in range(n)]
+
+    def add(self, table: Sequence[str], step: int) -> None:
+        ids = [self.index[p] for p in table]
+        for a, b in combinations(ids, 2):
+            self.count[a][b] += step
+            self.count[b][a] += step
+
+    def total(self) -> int:
+        n = len(self.count)
+        return sum(max(0, self.count[a][b] - 1) for a in range(n) for b in range(a + 1, n))
+
+
+def mixed_rounds(players: Sequence[str], byes: Sequence[Sequence[str]], rng: random.Random) -> list[list[list[str]]]:
+    """The tables of every round (players unordered), as few repeated meetings as found."""
+    sizes, _out = table_sizes(len(players))
+    schedule: list[list[list[str]]] = []
+    meetings = _Meetings(players)
+    for bye in byes:
+        present = [p for p in players if p not in bye]
+        rng.shuffle(present)
+        tables = _split(present, sizes)
+        for table in tables:
+            meetings.add(table, 1)
+        schedule.append(tables)
+    if len(schedule) > 1:
+        floor = repeats_floor(sizes, len(schedule))
+        best, best_total = [[list(t) for t in tables] for tables in schedule], meetings.total()
+        for _attempt in range(RESTARTS):
+            if best_total <= floor:
+                break
+            _improve(schedule, meetings, rng)
+            if meetings.total() < best_total:
+                best, best_total = [[list(t) for t in tables] for tables in schedule], meetings.total()
+            for r, tables in enumerate(schedule):  # a fresh start for the next attempt
+                for table in tables:
+                    meetings.add(table, -1)
+                present = [p for table in tables for p in table]
+                rng.shuffle(present)
+                schedule[r] = _split(present, sizes)
+                for table in schedule[r]:
+                    meetings.add(table, 1)
+        schedule[:] = best
+    return schedule
+
+
+def repeats_floor(sizes: Sequence[int], rounds: int) -> int:
+    """A number of repeats no schedule can go below: more meetings than there are pairs repeat.
+
+    Each player at a table of ``s`` meets ``s - 1`` others; over the rounds a player can meet
+    at most ``n - 1`` different ones, and each meeting past that repeats (counted from both
+    sides, so halved). With tables of one size the count per player is exact.
+    """
+    n = sum(sizes)
+    pairs = rounds * sum(s * (s - 1) // 2 for s in sizes)
+    by_pairs = max(0, pairs - n * (n - 1) // 2)
+    if len(set(sizes)) == 1:
+        per_player = max(0, rounds * (sizes[0] - 1) - (n - 1))
+        return max(by_pairs, -(-n * per_player // 2))
+    return by_pairs
+
+
+def _improve(schedule: list[list[list[str]]], meetings: _Meetings, rng: random.Random) -> None:
+    """Simulated annealing over swaps of two players at different tables of one round.
+
+    A swap that adds no repeat is always made; one that adds ``d`` repeats is made with
+    probability ``exp(-d / T)``, the temperature ``T`` cooling from 1 to 0.05 over the
+    steps, so the search leaves local minima early and settles late. The best schedule
+    seen is kept, and the search stops at a schedule with no repeat.
+    """
+    best = current = meetings.total()
+    best_schedule = [[list(t) for t in tables] for tables in schedule]
+    movable = [r for r, tables in enumerate(schedule) if len(tables) > 1]
+    if not movable:
+        return
+    steps = STEPS_PER_SEAT * sum(len(t) for t in schedule[0]) * len(schedule)
+    for step in range(steps):
+        if best == 0:
+            break
+        tables = schedule[rng.choice(movable)]
+        t, u = rng.sample(range(len(tables)), 2)
+        k, m = rng.randrange(len(tables[t])), rng.randrange(len(tables[u]))
+        delta = _swap_delta(meetings, tables, t, k, u, m)
+        heat = 1.0 - 0.95 * step / steps
+        if delta <= 0 or rng.random() < math.exp(-delta / heat):
+            _swap(meetings, tables, t, k, u, m)
+            current += delta
+            if current < best:
+                best = current
+                best_schedule = [[list(tb) for tb in tables_] for tables_ in schedule]
+    if current > best:
+        for tables in schedule:
+            for table in tables:
+                meetings.add(table, -1)
+        schedule[:] = best_schedule
+        for tables in schedule:
+            for table in tables:
+                meetings.add(table, 1)
+
+
+def _swap_delta(meetings: _Meetings, tables: Sequence[Sequence[str]], t: int, k: int, u: int, m: int) -> int:
+    """How the night's repeats change if seat ``k`` of table ``t`` swaps with seat ``m`` of ``u``."""
+    a, b = tables[t][k], tables[u][m]
+    rest_t = [p for i, p in enumerate(tables[t]) if i != k]
+    rest_u = [p for i, p in enumerate(tables[u]) if i != m]
+    return (_gain(meetings, a, rest_u) + _gain(meetings, b, rest_t)
+            - _loss(meetings, a, rest_t) - _loss(meetings, b, rest_u))
+
+
+def _gain(meetings: _Meetings, player: str, others: Sequence[str]) -> int:
+    """Repeats added by seating ``player`` with ``others`` (pairs that have met already)."""
+    row = meetings.count[meetings.index[player]]
+    return sum(1 for q in others if row[meetings.index[q]] >= 1)
+
+
+def _loss(meetings: _Meetings, player: str, others: Sequence[str]) -> int:
+    """Repeats removed by taking ``player`` away from ``others`` (pairs met more than once)."""
+    row = meetings.count[meetings.index[player]]
+    return sum(1 for q in others if row[meetings.index[q]] >= 2)
+
+
+def _swap(meetings: _Meetings, tables: list[list[str]], t: int, k: int, u: int, m: int) -> None:
+    meetings.add(tables[t], -1)
+    meetings.add(tables[u], -1)
+    tables[t][k], tables[u][m] = tables[u][m], tables[t][k]
+    meetings.add(tables[t], 1)
+    meetings.add(tables[u], 1)
+
+
+def ranking_tables(ranked: Sequence[str], bye: Sequence[str] = ()) -> list[list[str]]:
+    """Swiss: the ranking so far seated in order, the leaders at table 1."""
+    present = [p for p in ranked if p not in bye]
+    sizes, _out = table_sizes(len(present) + len(bye))
+    return _split(present, sizes)
+
+
+def seat(tables: Sequence[Sequence[str]], dealt_first: dict[str, int], rng: random.Random) -> list[tuple[str, ...]]:
+    """Each table in seating order with its first dealer first; ``dealt_first`` is updated.
+
+    The first dealer is whoever has dealt first least often this night (a draw among
+    equals); the others follow in a random order.
+    """
+    seated = []
+    for table in tables:
+        players = list(table)
+        rng.shuffle(players)
+        first = min(players, key=lambda p: dealt_first.get(p, 0))
+        dealt_first[first] = dealt_first.get(first, 0) + 1
+        players.remove(first)
+        seated.append((first, *players))
+    return seated
+
+
+def plan(players: Sequence[str], rounds: int, seed: int, method: Seating,
+         rankings: Sequence[Sequence[str]] = ()) -> list[Round]:
+    """The rounds that can be seated now: all of them for ``mixed``; for ``ranking``, round 1
+    and one more round for each ranking given (the ranking after round k seats round k + 1).
+    """
+    if len(set(players)) != len(players):
+        raise SeatingError("A player is listed twice.")
+    table_sizes(len(players))
+    byes = byes_for(players, rounds, random.Random(f"{seed}:byes"))
+    draw = random.Random(f"{seed}:draw")
+    if method == "mixed":
+        drawn = mixed_rounds(players, byes, draw)
+    else:
+        first = [p for p in players if p not in byes[0]]
+        draw.shuffle(first)
+        drawn = [ranking_tables(first, ())]
+        for r, ranked in enumerate(rankings[: rounds - 1], start=1):
+            drawn.append(ranking_tables(ranked, byes[r]))
+    rng = random.Random(f"{seed}:seats")
+    dealt: dict[str, int] = {}
+    out = []
+    for r, tables in enumerate(drawn):
+        seated = seat(tables, dealt, rng)
+        out.append(Round(r + 1, tuple(Table(t + 1, players_) for t, players_ in enumerate(seated)), byes[r]))
+    return out

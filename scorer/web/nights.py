@@ -1,0 +1,391 @@
+"""Club nights: several tables, seats drawn and rotated, one live ranking (issue 15).
+
+A night is created by the club's director from the club's edit link; it gets links of
+its own, like a match: the edit link is the director's view (every table of the round,
+start the next round, the table cards), the view link the members' (the ranking and each
+round's tables). Both pages keep themselves up to date with static/sync.js, the match
+pages' conditional polling of ``state.json`` (a 304 while nothing changed at any table).
+
+Each table is an ordinary match of the club (scorer/storage/nights.py), recorded with
+the match pages that exist. The JSON interface (docs/NIGHT.md) is in :data:`api_bp`,
+exempt from CSRF and JSON only, as the clubs' is.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DateField, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from ..engine.errors import ScartoError
+from ..engine.nights import places as ranking_places
+from ..engine.numbers import fraction_json
+from ..engine.rulesets import PRESETS
+from ..storage import clubs as club_store
+from ..storage import nights as night_store
+from ..storage import store
+from .context import POLL_SECONDS, disposition, get_db, load_club, make_pdf, pdf_turn, text_cell
+from .context import file_name as _file_name
+from .forms import choices
+from .jsonio import NOT_FOUND, json_request, read_refusal, refuse
+from .labels import PRESET_NAMES, current_language, error_text
+
+bp = Blueprint("nights", __name__)
+api_bp = Blueprint("nights_api", __name__)
+
+SEATING_LABELS = {"mixed": _l("Mixed: meet as many different opponents as possible"),
+                  "ranking": _l("By ranking: the leaders play together (Swiss)")}
+RANKING_LABELS = {"total": _l("By total of the hand scores"),
+                  "placings": _l("By placings: match points for the places at each table")}
+
+
+# --- loading -----------------------------------------------------------------------
+
+
+def load_night(token: str, *, edit: bool = False) -> tuple[night_store.NightRow, bool]:
+    """The night a token opens: 404 for an unknown token, 403 for the view link where things change."""
+    try:
+        night, can_edit = night_store.find_night(get_db(), token)
+    except store.NotFound:
+        abort(404)
+    if edit and not can_edit:
+        abort(403, description=_("This is the view-only link of the night: it cannot change anything."))
+    return night, can_edit
+
+
+def _club_language(club: club_store.ClubRow) -> str:
+    return str(club.settings.get("language") or current_language())
+
+
+def title_for(language: str) -> night_store.TitleFor:
+    """Table titles in the club's language ("Giovedì, turno 2, tavolo 3")."""
+    def make(night: str, round_: int, table: int) -> str:
+        with force_locale(language):
+            return str(_("%(night)s, round %(round)s, table %(table)s", night=night, round=round_, table=table))
+    return make
+
+
+@bp.app_template_global()
+def nights_of(club_id: int) -> list[night_store.NightRow]:
+    """The club's nights, newest first (for the club's page)."""
+    return night_store.club_nights(get_db(), club_id)[:10]
+
+
+# --- forms -------------------------------------------------------------------------
+
+
+class NightForm(FlaskForm):
+    """A new night: roster players ticked (read from the request), new names, rounds, rules, methods."""
+
+    title = StringField(_l("Name of the night"), validators=[DataRequired(), Length(max=40)])
+    date = DateField(_l("Date"), validators=[DataRequired()])
+    new = TextAreaField(_l("New players, one per line"), validators=[Optional(), Length(max=2000)])
+    rounds = IntegerField(_l("Rounds"), validators=[DataRequired(), NumberRange(min=1, max=night_store.MAX_ROUNDS)],
+                          default=3)
+    hands = IntegerField(_l("Hands per round (empty: one deal each)"),
+                         validators=[Optional(), NumberRange(min=1, max=night_store.MAX_HANDS)])
+    preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS
+                                                      if PRESETS[name].players == 3), default="classic")
+    seating = RadioField(_l("Seats after the first round"), choices=choices(SEATING_LABELS.items()), default="mixed")
+    ranking = RadioField(_l("The night is ranked"), choices=choices(RANKING_LABELS.items()), default="total")
+    seed = IntegerField(_l("Seed of the draw (optional: the same seed draws the same seats)"),
+                        validators=[Optional(), NumberRange(min=0, max=10**12)])
+
+
+class NextForm(FlaskForm):
+    force = BooleanField(_l("Start it anyway: some tables have not finished"))
+    reason = StringField(_l("Why (kept in the night's history)"), validators=[Optional(), Length(max=200)])
+
+
+# --- creating a night ----------------------------------------------------------------
+
+
+@bp.route("/c/<token>/nights/new", methods=["GET", "POST"])
+def new_night(token: str) -> Any:
+    """The director picks the players present and how the night is played."""
+    club, _can_edit = load_club(token, edit=True)
+    db = get_db()
+    form = NightForm()
+    ruleset = club.settings.get("ruleset", "classic")
+    default_preset = ruleset.get("preset", "classic") if isinstance(ruleset, dict) else str(ruleset)
+    if request.method == "GET":
+        form.title.data = club.name
+        form.date.data = datetime.now(UTC).date()
+        form.preset.data = default_preset if default_preset in PRESETS and PRESETS[default_preset].players == 3 \
+            else "classic"
+    problem = None
+    ticked: list[int] = []
+    if form.validate_on_submit():
+        ticked = [int(v) for v in request.form.getlist("player") if v.isdecimal() and len(v) < 19]
+        try:
+            players = [club_store.get_player(db, club.id, pid) for pid in dict.fromkeys(ticked)]
+            if any(p.merged_into is not None for p in players):
+                raise store.NotFound("merged")
+            names = [p.name for p in players] + [line.strip() for line in (form.new.data or "").splitlines()
+                                                 if line.strip()]
+            preset = form.preset.data or "classic"
+            data: dict[str, Any] = {
+                "title": form.title.data, "date": form.date.data.isoformat() if form.date.data else None,
+                "players": names, "rounds": form.rounds.data, "seating": form.seating.data or "mixed",
+                "ranking": form.ranking.data or "total",
+                "ruleset": ruleset if preset == default_preset else preset}
+            if form.hands.data:
+                data["hands_per_round"] = form.hands.data
+            if form.seed.data is not None:
+                data["seed"] = form.seed.data
+            spec = night_store.parse_night(data, club.settings)
+            night = night_store.create_night(db, club, spec, title_for(_club_language(club)))
+        except store.NotFound:
+            problem = _("That player is not on the club's roster; reload the page.")
+        except ScartoError as exc:
+            problem = error_text(exc)
+        else:
+            flash(_("The night is seated: round 1 is at the tables."))
+            return redirect(url_for("nights.night_page", token=night.edit_token))
+    status = 400 if request.method == "POST" else 200
+    return render_template("night_new.html", club=club, token=token, form=form, problem=problem,
+                           players=club_store.recent_players(db, club.id), ticked=set(ticked)), status
+
+
+# --- the night's pages ----------------------------------------------------------------
+
+
+@bp.get("/n/<token>/")
+def night_page(token: str) -> Any:
+    """The director's view (edit link) or the members' view (view link), both updating by themselves."""
+    night, can_edit = load_night(token)
+    db = get_db()
+    state, _tag = night_store.current_state(db, night)
+    club = club_store.get_club(db, night.club_id)
+    codes = {}
+    if can_edit:
+        for t in state.current_tables:
+            url = url_for("matches.match_page", token=t.match.edit_token, _external=True)
+            codes[t.table.number] = segno.make(url, error="m").svg_inline(scale=3, border=4, omitsize=True)
+    members = url_for("nights.night_page", token=night.view_token, _external=True)
+    return render_template("night_page.html", night=night, state=state, club=club, token=token,
+                           can_edit=can_edit, codes=codes, form=NextForm(), members=members,
+                           preset_names=PRESET_NAMES)
+
+
+@bp.get("/n/<token>/state.json")
+def night_state_tag(token: str) -> Response:
+    """A tag that changes with any hand saved at any table of the night; 304 when the phone has it already."""
+    night, _can_edit = load_night(token)
+    tag = night_store.state_tag(get_db(), night)
+    etag = f'"{tag}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        return Response(status=304, headers=headers)
+    return Response(f'{{"state": "{tag}", "poll": {POLL_SECONDS}}}', mimetype="application/json", headers=headers)
+
+
+def _number(value: Fraction) -> Any:
+    return fraction_json(value)
+
+
+def _round_data(state: night_store.NightState, number: int, can_edit: bool) -> dict[str, Any]:
+    night = state.night
+    return {"number": number, "bye": night.bye(number), "tables": [
+        {"number": t.table.number, "players": list(t.table.players),
+         "match_url": url_for("matches.match_page", token=t.match.edit_token if can_edit else t.match.view_token,
+                              _external=True),
+         "hands": t.hands, "done": t.done} for t in state.rounds[number - 1]]}
+
+
+def night_document(state: night_store.NightState, can_edit: bool) -> dict[str, Any]:
+    """The night as ``scarto-night/1`` (docs/NIGHT.md)."""
+    night = state.night
+    return {
+        "format": night_store.NIGHT_FORMAT, "title": night.title, "date": night.date, "players": night.players,
+        "rounds_planned": night.rounds_planned, "hands_per_round": night.hands_per_round,
+        "seating": night.seating, "ranking_method": night.ranking_method, "seed": night.seed,
+        "rounds": [_round_data(state, n, can_edit) for n in range(1, state.current + 1)],
+        "ranking": [{"place": line.place, "name": line.name, "total": _number(line.total), "hands": line.hands,
+                     "match_points": _number(line.match_points), "placings": list(line.placings)}
+                    for line in state.ranking],
+    }
+
+
+@bp.get("/n/<token>/night.json")
+def night_json(token: str) -> Any:
+    try:
+        night, can_edit = night_store.find_night(get_db(), token)
+    except store.NotFound:
+        return refuse(404, "not_found", NOT_FOUND)
+    return night_document(night_store.current_state(get_db(), night)[0], can_edit)
+
+
+@bp.post("/n/<token>/next")
+def next_round(token: str) -> Any:
+    """The director starts the next round (or forces it while a table plays, with the reason)."""
+    night, _can_edit = load_night(token, edit=True)
+    form = NextForm()
+    if not form.validate_on_submit():
+        flash(_("The reason may be at most 200 characters long."), "error")
+        return redirect(url_for("nights.night_page", token=token))
+    club = club_store.get_club(get_db(), night.club_id)
+    try:
+        number = night_store.start_round(get_db(), night.id, force=bool(form.force.data),
+                                         reason=(form.reason.data or "").strip(),
+                                         title_for=title_for(_club_language(club)))
+    except night_store.NotDone as exc:
+        flash(_("Tables %(tables)s have not finished the round. Wait for them, or tick \"Start it anyway\" "
+                "and say why.", tables=", ".join(str(t) for t in exc.tables)), "error")
+    except night_store.NightOver:
+        flash(_("Every round of the night has been played."), "error")
+    else:
+        flash(_("Round %(n)s is seated.", n=number))
+    return redirect(url_for("nights.night_page", token=token))
+
+
+# --- sheets ----------------------------------------------------------------------------
+
+
+def _language(night: night_store.NightRow) -> str:
+    return _club_language(club_store.get_club(get_db(), night.club_id))
+
+
+@bp.get("/n/<token>/cards.pdf")
+def cards_pdf(token: str) -> Response:
+    """The table cards of a round (the current one, or ``?round=``): number, players in seating order, QR."""
+    night, _can_edit = load_night(token, edit=True)
+    state, _tag = night_store.current_state(get_db(), night)
+    raw = request.args.get("round", "")
+    number = state.current
+    if raw:
+        if not raw.isdecimal() or not 0 < int(raw[:3]) <= state.current or len(raw) > 3:
+            abort(404)
+        number = int(raw)
+    resources = {}
+    for t in state.rounds[number - 1]:
+        url = url_for("matches.match_page", token=t.match.edit_token, _external=True)
+        buffer = io.BytesIO()
+        segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=4)
+        resources[f"qr{t.table.number}.svg"] = buffer.getvalue()
+    with pdf_turn(), force_locale(_language(night)):  # a few PDFs at once, each in a worker with a time limit
+        html = render_template("pdf_night_cards.html", night=night, state=state, number=number)
+        pdf = make_pdf(html, resources)
+    name = _file_name(f"{night.title} {number}") or "night"
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+
+
+@bp.get("/n/<token>/results.pdf")
+def results_pdf(token: str) -> Response:
+    """The night's results: the ranking, each round's tables and scores."""
+    night, _can_edit = load_night(token)
+    state, _tag = night_store.current_state(get_db(), night)
+    with pdf_turn(), force_locale(_language(night)):
+        html = render_template("pdf_night_results.html", night=night, state=state)
+        pdf = make_pdf(html)
+    name = _file_name(night.title) or "night"
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+
+
+@bp.get("/n/<token>/results.csv")
+def results_csv(token: str) -> Response:
+    """The ranking, a line per player, with each round's table, total and place."""
+    night, _can_edit = load_night(token)
+    state, _tag = night_store.current_state(get_db(), night)
+    at: dict[tuple[str, int], tuple[int, Fraction, int | None]] = {}
+    for r, round_ in enumerate(state.rounds, start=1):
+        for t in round_:
+            places = ranking_places(t.totals()) if t.hands else {}
+            for name, total in t.totals():
+                at[(name, r)] = (t.table.number, total, places.get(name))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    head = ["place", "player", "total", "match_points", "hands"]
+    for r in range(1, state.current + 1):
+        head += [f"round_{r}_table", f"round_{r}_total", f"round_{r}_place"]
+    writer.writerow(head)
+    for line in state.ranking:
+        row: list[Any] = [line.place, text_cell(line.name), _number(line.total), _number(line.match_points),
+                          line.hands]
+        for r in range(1, state.current + 1):
+            seat = at.get((line.name, r))
+            if seat is None:
+                row += ["bye" if line.name in night.bye(r) else "", "", ""]
+            else:
+                row += [seat[0], _number(seat[1]), "" if seat[2] is None else seat[2]]
+        writer.writerow(row)
+    name = _file_name(night.title) or "night"
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": disposition("attachment", f"{name}.csv")})
+
+
+# --- the JSON interface ------------------------------------------------------------------
+
+
+@api_bp.post("/c/<token>/nights")
+def create_night(token: str) -> Any:
+    """``scarto-night/1`` -> 201 ``{"edit_url", "view_url"}``; the club's edit link only."""
+    try:
+        club, can_edit = club_store.find_club(get_db(), token)
+    except store.NotFound:
+        return refuse(404, "not_found", NOT_FOUND)
+    if not can_edit:
+        return refuse(403, "forbidden", "This is the view-only link of the club: it cannot change anything.")
+    value, refusal = json_request()
+    if refusal is not None:
+        return refusal
+    try:
+        spec = night_store.parse_night(value, club.settings)
+        night = night_store.create_night(get_db(), club, spec, title_for(_club_language(club)))
+    except ScartoError as exc:
+        return read_refusal(exc)
+    body = {"edit_url": url_for("nights.night_page", token=night.edit_token, _external=True),
+            "view_url": url_for("nights.night_page", token=night.view_token, _external=True)}
+    return body, 201, {"Location": body["edit_url"]}
+
+
+@api_bp.post("/n/<token>/rounds")
+def start_round(token: str) -> Any:
+    """Start the next round: 201 with it; 409 while a table plays (unless ``{"force": true}``) or after the last."""
+    try:
+        night, can_edit = night_store.find_night(get_db(), token)
+    except store.NotFound:
+        return refuse(404, "not_found", NOT_FOUND)
+    if not can_edit:
+        return refuse(403, "forbidden", "This is the view-only link of the night: it cannot change anything.")
+    value, refusal = json_request()
+    if refusal is not None:
+        return refusal
+    if value is None:
+        value = {}
+    problems = []
+    if not isinstance(value, dict):
+        problems.append({"where": "body", "message": "send an object, {} or {\"force\": true, \"reason\": \"...\"}"})
+    else:
+        if not isinstance(value.get("force", False), bool):
+            problems.append({"where": "force", "message": "true or false"})
+        reason = value.get("reason", "")
+        if not isinstance(reason, str) or len(reason) > night_store.MAX_REASON:
+            problems.append({"where": "reason", "message": "a text of at most 200 characters"})
+    if problems:
+        return refuse(400, "bad_request", "The body is not a round request.", problems=problems)
+    club = club_store.get_club(get_db(), night.club_id)
+    try:
+        number = night_store.start_round(get_db(), night.id, force=bool(value.get("force")),
+                                         reason=str(value.get("reason", "")).strip(),
+                                         title_for=title_for(_club_language(club)))
+    except night_store.NotDone as exc:
+        return refuse(409, "conflict", "A table of the current round has not finished; send "
+                      "{\"force\": true, \"reason\": \"...\"} to start the next round anyway.", tables=exc.tables)
+    except night_store.NightOver:
+        return refuse(409, "conflict", "Every round of the night has been seated.")
+    state = night_store.night_state(get_db(), night_store.get_night(get_db(), night.id))
+    return _round_data(state, number, True), 201

@@ -1,0 +1,107 @@
+"""Club nights in SQLite: the migration, the links, the seats as the engine draws them, the state tag,
+and many phones reading a night at once right after a save."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from scorer.storage import clubs, nights, store
+from scorer.storage import db as database
+
+NINE = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo", "Zeno"]
+
+
+@pytest.fixture()
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "nights.sqlite"
+
+
+@pytest.fixture()
+def db(path: Path) -> sqlite_utils.Database:
+    handle = database.connect(path)
+    database.migrate(handle)
+    return handle
+
+
+def make(db: sqlite_utils.Database, **extra: object) -> tuple[clubs.ClubRow, nights.NightRow]:
+    club = clubs.create_club(db, "Circolo", [(n, None) for n in NINE[:3]], {"language": "en"})
+    spec = nights.parse_night({"title": "Thursday", "date": "2026-12-03", "players": NINE, "seed": 7, **extra})
+    return club, nights.create_night(db, club, spec)
+
+
+def test_the_migration_makes_the_nights_tables(db: sqlite_utils.Database) -> None:
+    assert database.MIGRATIONS[-1].__name__.endswith("_nights")
+    assert {"nights", "night_tables"} <= set(db.table_names())
+    assert database.migrate(db) == len(database.MIGRATIONS)
+
+
+def test_links_are_looked_up_by_their_hash_and_tell_edit_from_view(db: sqlite_utils.Database) -> None:
+    _club, night = make(db)
+    assert nights.find_night(db, night.edit_token) == (night, True)
+    assert nights.find_night(db, night.view_token)[1] is False
+    stored = db.execute("SELECT edit_key, view_key FROM nights").fetchone()
+    assert stored == (database.token_key(night.edit_token), database.token_key(night.view_token))
+    for wrong in ("", "x", night.edit_token[:-1] + "?", "A" * 65):
+        with pytest.raises(store.NotFound):
+            nights.find_night(db, wrong)
+
+
+def test_the_tables_are_the_engines_seats_and_reproducible(db: sqlite_utils.Database) -> None:
+    from scorer.engine.seating import plan
+
+    _club, night = make(db)
+    _club2, again = make(db)
+    first = [t.players for t in nights.tables(db, night.id)]
+    assert first == [t.players for t in nights.tables(db, again.id)]
+    assert first == [t.players for t in plan(NINE, 3, 7, "mixed")[0].tables]
+    nights.start_round(db, night.id, force=True)
+    assert [t.players for t in nights.tables(db, night.id) if t.round == 2] == \
+        [t.players for t in plan(NINE, 3, 7, "mixed")[1].tables]
+
+
+def test_the_state_tag_follows_hands_and_rounds(db: sqlite_utils.Database) -> None:
+    _club, night = make(db)
+    tag = nights.state_tag(db, night)
+    table = nights.tables(db, night.id)[0]
+    hand = store.add_hand(db, table.match_id, {"dealer": table.players[0],
+                                              "points": dict(zip(table.players, (31, 25, 22), strict=True))})
+    after_hand = nights.state_tag(db, night)
+    assert after_hand != tag
+    store.update_hand(db, table.match_id, hand.key, {**hand.record, "notes": "again"})
+    after_edit = nights.state_tag(db, night)
+    assert after_edit != after_hand
+    nights.start_round(db, night.id, force=True, reason="late")
+    assert nights.state_tag(db, nights.get_night(db, night.id)) != after_edit
+    assert nights.state_tag(db, nights.get_night(db, night.id)) == nights.state_tag(db, nights.get_night(db, night.id))
+
+
+def test_many_readers_right_after_a_save_all_get_the_night(db: sqlite_utils.Database, path: Path) -> None:
+    """The summaries are stale after a save; readers refreshing them at once must queue, not fail."""
+    _club, night = make(db)
+    problems: list[BaseException] = []
+    for number, table in enumerate(nights.tables(db, night.id)):
+        store.add_hand(db, table.match_id, {"dealer": table.players[0],
+                                            "points": dict(zip(table.players, (31, 25, 22), strict=True))})
+        start = threading.Barrier(12)
+
+        def read(start: threading.Barrier = start, number: int = number) -> None:
+            handle = database.connect(path)
+            try:
+                start.wait()
+                state = nights.night_state(handle, nights.get_night(handle, night.id))
+                assert state.rounds[0][number].hands == 1
+            except BaseException as exc:  # collected for the assertion below
+                problems.append(exc)
+            finally:
+                handle.conn.close()
+
+        readers = [threading.Thread(target=read) for _ in range(12)]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join(30)
+    assert problems == []
