@@ -363,7 +363,8 @@ def share(token: str) -> str:
     if can_edit:
         links.append(("edit", url_for("clubs.club_page", token=club.edit_token, _external=True)))
     links.append(("view", url_for("clubs.club_page", token=club.view_token, _external=True)))
-    codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True)) for kind, url in links]
+    codes = [(kind, url, segno.make(url, error="m").svg_inline(scale=4, border=4, omitsize=True))
+             for kind, url in links]
     return render_template("club_share.html", club=club, token=token, codes=codes)
 
 
