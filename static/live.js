@@ -28,7 +28,10 @@
     var span = el("span", "card-face");
     var b = buttons[code];
     if (!b) { span.textContent = code; return span; }
-    span.innerHTML = b.innerHTML;  // the server's own markup, not text from the entry
+    var drawn = el("span");
+    drawn.setAttribute("aria-hidden", "true");  // the button's drawing, read out by the name after it
+    drawn.innerHTML = b.innerHTML;  // the server's own markup, not text from the entry
+    span.appendChild(drawn);
     span.appendChild(el("span", "sr", label(code)));
     return span;
   }

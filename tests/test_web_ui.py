@@ -58,3 +58,14 @@ def test_one_point_is_singular(client: FlaskClient) -> None:
                                           '"%(payer)s pays %(payee)s %(points)s points", 1, payer="A", payee="B", '
                                           'points="1") }}')
             assert text == "A paga a B 1 punto"
+
+
+def test_the_suit_marks_come_only_with_pages_that_draw_cards(client: FlaskClient) -> None:
+    """The sprite (about 1 KB) is sent where cards are drawn: the card grid, the live entry."""
+    token = start_match(client)
+    for path in ("hands/new/cards", "hands/new/honours", "hands/new/live"):
+        page = client.get(f"/m/{token}/{path}").get_data(as_text=True)
+        assert page.count('class="sprite"') == 1 and '<use href="#mark-i1"/>' in page, path
+    for path in ("", "hands/new/points", "share"):
+        page = client.get(f"/m/{token}/{path}").get_data(as_text=True)
+        assert 'class="sprite"' not in page and "<use href" not in page, path

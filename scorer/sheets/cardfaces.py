@@ -93,16 +93,19 @@ def card_face(index: int, language: str | None = "en", pack: str | None = "itali
     """A card as HTML: the rank and its drawn mark, with the full name for screen readers.
 
     ``named`` adds the full name as hidden text (off inside a button that carries it as its label).
+    Unnamed, the drawing is not hidden from screen readers either: it goes inside a control whose
+    ``aria-label`` names the card (the grid's 78 buttons), which replaces what the drawing says.
     """
     suit = SUIT[index]
     rank = escape(rank_text(index, language, pack))
     name = escape(full_name(index, language, pack))
     tail = f'<span class="sr">{name}</span>' if named else ""
+    hidden = ' aria-hidden="true"' if named else ""
     if suit == 0:
-        return f'<span class="cf cf-t" aria-hidden="true">{rank}</span>{tail}'
+        return f'<span class="cf cf-t"{hidden}>{rank}</span>{tail}'
     which = FOOL_MARK if index == FOOL_INDEX else suit
     if index == FOOL_INDEX:
-        return (f'<span class="cf cf-m" aria-hidden="true">{mark(which, pack, inline=inline)}'
+        return (f'<span class="cf cf-m"{hidden}>{mark(which, pack, inline=inline)}'
                 f'<small>{rank}</small></span>{tail}')
-    return (f'<span class="cf cf-{_pack(pack)[0]}{which}" aria-hidden="true">{rank}'
+    return (f'<span class="cf cf-{_pack(pack)[0]}{which}"{hidden}>{rank}'
             f'{mark(which, pack, inline=inline)}</span>{tail}')

@@ -21,22 +21,27 @@ def fixture(name: str) -> dict[str, Any]:
     return dict(json.loads((FIXTURES / f"{name}.json").read_text()))
 
 
-def new_match_links(page: Any, live_server: str, *, first_dealer: str = "Anna") -> tuple[str, str]:
+def new_match_links(page: Any, live_server: str, *, first_dealer: str = "Anna",
+                    hands: int | None = None) -> tuple[str, str]:
     """An empty classic match created through the JSON API (making matches is test_matches' flow).
 
-    Returns its edit link and its view-only link.
+    It lasts ``hands`` hands (one round, a hand per player, when not given). Returns its edit link
+    and its view-only link.
     """
-    body = {"format": "scarto-match/1", "title": "Friday at the circolo", "ruleset": "classic",
-            "players": list(PLAYERS), "first_dealer": first_dealer, "settle": "per_point", "hands": []}
+    body: dict[str, Any] = {"format": "scarto-match/1", "title": "Friday at the circolo", "ruleset": "classic",
+                            "players": list(PLAYERS), "first_dealer": first_dealer, "settle": "per_point",
+                            "hands": []}
+    if hands is not None:
+        body["end"] = {"hands": hands}
     response = page.request.post(live_server + "/api/matches", data=body,
                                  headers={"Content-Type": "application/json"})
     assert response.status == 201, response.text()
     return str(response.json()["edit_url"]), str(response.json()["view_url"])
 
 
-def new_match(page: Any, live_server: str, *, first_dealer: str = "Anna") -> str:
+def new_match(page: Any, live_server: str, *, first_dealer: str = "Anna", hands: int | None = None) -> str:
     """An empty classic match to record hands into; its (edit) URL."""
-    return new_match_links(page, live_server, first_dealer=first_dealer)[0]
+    return new_match_links(page, live_server, first_dealer=first_dealer, hands=hands)[0]
 
 
 def stored_hands(page: Any, match_url: str) -> list[dict[str, Any]]:

@@ -274,6 +274,7 @@ def test_a_live_card_that_breaks_the_record_is_flagged_and_undone(page: Any, liv
     match_url = new_match(page, live_server, first_dealer="Bruno")
     page.goto(match_url)
     taps.tap("#record-live")
+    expect(page.locator("#grid")).to_be_visible()  # live.js has run (it closes the text box when it starts)
     taps.tap("#as-text summary")  # a trick typed by hand can name a card already played: the grid cannot
     page.fill("#tricks-text", "10B 8B 6B\nT10 T21 10B")
     page.locator("#tricks-text").blur()

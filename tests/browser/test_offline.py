@@ -114,7 +114,11 @@ def test_offline_the_match_opens_marked_and_hands_in_all_four_forms_are_sent_onc
     page.locator("#as-text summary").click()
     page.locator("#cards_0").fill(" ".join(piles["Anna"]))
     page.locator("#cards_1").fill(" ".join(piles["Bruno"]))
-    page.locator("#save").click()
+    page.locator("#save").click()  # the counts to check against the real piles come first, offline too
+    expect(page.locator("#pile-check")).to_be_visible()
+    expect(page.locator("#pile-check-list li")).to_have_text(
+        [f"{name}: {len(piles[name])}" for name in ("Anna", "Bruno", "Carla")])
+    page.locator("#pile-check-ok").click()  # one tap says they match: the hand is kept waiting
     expect(waiting(page)).to_have_count(2)
 
     # hand 3: counting cards and pile sizes (Carla deals)
@@ -198,7 +202,7 @@ def test_a_save_whose_answer_was_lost_is_sent_again_and_stored_once(page: Any, l
 @pytest.mark.slow
 def test_two_phones_save_hand_4_one_of_them_offline_and_the_player_decides(
         page: Any, phone: Callable[[], Any], live_server: str) -> None:
-    match_url = new_match(page, live_server)
+    match_url = new_match(page, live_server, hands=6)  # hand 4 within the match: its buttons not behind the warning
     for dealer in ("Anna", "Bruno", "Carla"):
         add_hand(page, match_url, dealer, (25, 25, 28))
     other = phone()
