@@ -1,4 +1,4 @@
-"""Every page a player sees weighs at most 62 KB and loads nothing from other hosts.
+"""Every page a player sees weighs at most 40 KB (62 KB where cards are drawn) and loads nothing from other hosts.
 
 The budget was 40 KB (an earlier issue). Issue 13 (cards drawn as SVG, dark mode, the live entry
 working out whose turn it is offline from the engine's rules sent with the page, the grid's
@@ -15,8 +15,9 @@ heaviest of each kind, uncompressed, in the heaviest language:
 
 Not yet brought back to 40 KB: the scripts and style sheets those pages need add up to 40 KB
 before their HTML (live entry: 42 KB). Left to do: split app.css by page, drop the rules and
-repeated classes the card faces carry, a lighter hand page. LIMIT is the measured heaviest page
-rounded up, so that nothing grows meanwhile.
+repeated classes the card faces carry, a lighter hand page. So the 40 KB budget (LIMIT) holds
+for every page but the kinds that draw cards; those (CARD_PAGES) are held to the measured
+heaviest page rounded up (CARD_LIMIT), so that nothing grows meanwhile.
 
 The pages are found the way a player finds them: by following links from the
 start page and a 20-hand match (edit and view links), with hands edited and one
@@ -46,7 +47,16 @@ from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
 
 pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
-LIMIT = 62 * 1024
+LIMIT = 40 * 1024
+CARD_LIMIT = 62 * 1024
+CARD_PAGES = frozenset({"hands.new_hand", "hands.edit_hand", "hands.hand_page"})
+"""The entry forms (card grid, live entry), their edits and a hand's page: the pages that draw cards
+and carry the scripts that tap them."""
+
+
+def budget(w: Weighed) -> int:
+    """The page's budget: 40 KB, or CARD_LIMIT for the kinds that draw cards."""
+    return CARD_LIMIT if w.endpoint in CARD_PAGES else LIMIT
 HOST = "scarto.test"
 NOT_PAGES = {"static", "offline.icon", "offline.manifest", "offline.service_worker"}
 """Endpoints that are files, not pages (besides those ending .json, .pdf, .csv); the manifest is
@@ -236,7 +246,7 @@ def test_no_link_leads_to_a_server_error(walk: Walk) -> None:
 
 
 def test_every_page_weighs_at_most_40_kb(weighed: list[Weighed]) -> None:
-    heavy = sorted((w for w in weighed if w.total > LIMIT), key=lambda w: -w.total)
+    heavy = sorted((w for w in weighed if w.total > budget(w)), key=lambda w: -w.total)
     report = [f"{w.total / 1024:.1f} KB {w.url} (html {w.html / 1024:.1f} KB + {w.files})" for w in heavy[:10]]
     assert not heavy, "\n".join(report)
 
@@ -262,7 +272,7 @@ def test_the_heaviest_pages_stay_light_in_every_language(site: Flask, weighed: l
             with client.get(url) as response:
                 assert response.status_code == 200, url
                 size = len(response.get_data()) + sum(w.files.values())
-            if size > LIMIT:
+            if size > budget(w):
                 heavy.append(f"{size / 1024:.1f} KB {url}")
     assert not heavy
 
@@ -282,4 +292,4 @@ def test_the_heaviest_page_of_each_kind_is_within_the_budget(weighed: list[Weigh
     """Each kind's heaviest page within the budget (printed with ``pytest -s`` for a look)."""
     for w in sorted(heaviest(weighed).values(), key=lambda w: -w.total):
         print(f"{w.total / 1024:5.1f} KB  {w.endpoint:26} {w.url[:90]}")
-        assert w.total <= LIMIT, (w.endpoint, w.url, w.total)
+        assert w.total <= budget(w), (w.endpoint, w.url, w.total)
