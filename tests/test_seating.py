@@ -102,7 +102,8 @@ def test_nine_players_over_three_rounds_never_meet_twice() -> None:
 
 
 @pytest.mark.parametrize(("count", "rounds"), [
-    (6, 2), (6, 3), (7, 2), (7, 3), (8, 2), (8, 3), (9, 2), (9, 3), (10, 2), (11, 2),
+    (6, 2), (6, 3), (7, 2), (7, 3), (8, 2), (8, 3), (9, 2), (9, 3),
+    pytest.param(10, 2, marks=pytest.mark.slow), pytest.param(11, 2, marks=pytest.mark.slow),
 ])
 def test_mixed_seating_meets_the_exhaustive_optimum(count: int, rounds: int) -> None:
     best = fewest_repeats(count, rounds)
@@ -152,9 +153,9 @@ def test_the_floor_is_a_true_lower_bound_on_small_nights() -> None:
 
 
 def test_a_draw_is_reproduced_from_its_seed() -> None:
-    one = plan(names(14), 4, seed=42, method="mixed")
-    assert plan(names(14), 4, seed=42, method="mixed") == one
-    assert plan(names(14), 4, seed=43, method="mixed") != one
+    one = plan(names(13), 4, seed=42, method="mixed")
+    assert plan(names(13), 4, seed=42, method="mixed") == one
+    assert plan(names(13), 4, seed=43, method="mixed") != one
 
 
 def test_ranking_seats_the_leaders_together() -> None:
