@@ -143,10 +143,10 @@ def test_cards_page_shows_the_rulesets_pack_only(client: FlaskClient) -> None:
     page, _ = open_form(client, f"/m/{token}/hands/new/cards")
     assert len(re.findall(r'data-card="', page)) == 78
     # drawn as in the hand: the rank and the pack's own suit mark (batons), trumps as numerals
-    assert ('data-card="KB" aria-label="King of Batons"><span class="cf cf-i3" aria-hidden="true">K'
+    assert ('data-card="KB" aria-label="King of Batons"><span class="cf cf-i3">K'
             '<svg class="mark"><use href="#mark-i3"/></svg>') in page
     assert '<use href="#mark-i3"/>' in page and '<symbol id="mark-i3"' in page
-    assert 'data-card="T21" aria-label="World XXI"><span class="cf cf-t" aria-hidden="true">XXI</span>' in page
+    assert 'data-card="T21" aria-label="World XXI"><span class="cf cf-t">XXI</span>' in page
     token = start_match(client, preset="piccolo")
     page, _ = open_form(client, f"/m/{token}/hands/new/cards")
     assert len(re.findall(r'data-card="', page)) == 42
