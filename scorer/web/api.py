@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, request, url_for
+from flask import Blueprint, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine.errors import ScartoError
@@ -21,7 +21,7 @@ from ..engine.records import parse_match
 from ..engine.scoring import score_hand
 from ..storage import store
 from .context import get_db
-from .jsonio import json_body, refuse
+from .jsonio import created, json_body, refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -52,8 +52,4 @@ def create_match() -> Any:
                    + ", ".join(str(n) for n in hands) + ".")
         return refuse(400, "bad_request", message, problems=problems)
     row = store.create_match(get_db(), match)
-    body = {
-        "edit_url": url_for("matches.match_page", token=row.edit_token, _external=True),
-        "view_url": url_for("matches.match_page", token=row.view_token, _external=True),
-    }
-    return body, 201, {"Location": body["edit_url"]}
+    return created("matches.match_page", row.edit_token, row.view_token)

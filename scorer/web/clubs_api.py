@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, url_for
+from flask import Blueprint
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_HANDS
@@ -20,7 +20,7 @@ from ..engine.scoring import score_hand
 from ..storage import clubs as club_store
 from ..storage import store
 from .context import get_db
-from .jsonio import NOT_FOUND, json_request, read_refusal, refuse
+from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 
 bp = Blueprint("clubs_api", __name__)
 
@@ -31,11 +31,6 @@ def _hand_errors(match: MatchRecord, prefix: str = "") -> list[dict[str, Any]]:
             if p.severity == "error":
                 problems.append({"hand": number, **({"where": prefix} if prefix else {}), **p.to_dict()})
     return problems
-
-
-def _links(row: store.MatchRow) -> dict[str, str]:
-    return {"edit_url": url_for("matches.match_page", token=row.edit_token, _external=True),
-            "view_url": url_for("matches.match_page", token=row.view_token, _external=True)}
 
 
 @bp.post("/api/clubs")
@@ -54,9 +49,7 @@ def create_club() -> Any:
         return refuse(400, "bad_request", "A hand with errors cannot be scored, so the club was not created.",
                       problems=problems)
     club = club_store.import_club(get_db(), club_file)
-    body = {"edit_url": url_for("clubs.club_page", token=club.edit_token, _external=True),
-            "view_url": url_for("clubs.club_page", token=club.view_token, _external=True)}
-    return body, 201, {"Location": body["edit_url"]}
+    return created("clubs.club_page", club.edit_token, club.view_token)
 
 
 @bp.post("/c/<token>/matches")
@@ -86,8 +79,7 @@ def club_match(token: str) -> Any:
     except club_store.ClubError:
         return refuse(400, "bad_request", "Two of the match's names are the same roster player.",
                       problems=[{"where": "players", "message": "two names are one roster player"}])
-    body = _links(row)
-    return body, 201, {"Location": body["edit_url"]}
+    return created("matches.match_page", row.edit_token, row.view_token)
 
 
 @bp.post("/m/<token>/hands.json")

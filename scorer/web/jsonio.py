@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import current_app, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine.errors import ReadError, ScartoError
@@ -98,3 +98,10 @@ def read_refusal(exc: ScartoError) -> tuple[dict[str, Any], int]:
     """A read error as a 400 refusal listing it as a problem."""
     problem = {"code": exc.key or "read_error", "where": exc.where, "message": exc.message}
     return refuse(400, "bad_request", str(exc), problems=[problem])
+
+
+def created(endpoint: str, edit_token: str, view_token: str) -> tuple[dict[str, str], int, dict[str, str]]:
+    """201 with the new thing's edit and view links (the edit link also as ``Location``)."""
+    body = {"edit_url": url_for(endpoint, token=edit_token, _external=True),
+            "view_url": url_for(endpoint, token=view_token, _external=True)}
+    return body, 201, {"Location": body["edit_url"]}

@@ -38,7 +38,7 @@ from ..storage import store
 from .context import POLL_SECONDS, disposition, get_db, load_club, make_pdf, pdf_turn, text_cell
 from .context import file_name as _file_name
 from .forms import choices
-from .jsonio import NOT_FOUND, json_request, read_refusal, refuse
+from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 from .labels import PRESET_NAMES, current_language, error_text
 
 bp = Blueprint("nights", __name__)
@@ -347,9 +347,7 @@ def create_night(token: str) -> Any:
         night = night_store.create_night(get_db(), club, spec, title_for(_club_language(club)))
     except ScartoError as exc:
         return read_refusal(exc)
-    body = {"edit_url": url_for("nights.night_page", token=night.edit_token, _external=True),
-            "view_url": url_for("nights.night_page", token=night.view_token, _external=True)}
-    return body, 201, {"Location": body["edit_url"]}
+    return created("nights.night_page", night.edit_token, night.view_token)
 
 
 @api_bp.post("/n/<token>/rounds")
