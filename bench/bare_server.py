@@ -13,9 +13,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import scorer  # noqa: E402
 from scorer import serve  # noqa: E402
 
-_make = serve.create_app
+_make = scorer.create_app
 
 
 def _with_bare_route(*args: Any, **kwargs: Any) -> Any:
@@ -28,7 +29,7 @@ def _with_bare_route(*args: Any, **kwargs: Any) -> Any:
     return app
 
 
-serve.create_app = _with_bare_route  # type: ignore[assignment]
+scorer.create_app = _with_bare_route  # type: ignore[assignment]  # serve._app imports it when called
 
 if __name__ == "__main__":
     serve.main()

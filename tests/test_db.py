@@ -289,3 +289,32 @@ def test_the_upgrade_keeps_a_switch_the_old_match_changed_and_leaves_other_match
     assert rulesets[0]["ultimo"] is True and rulesets[0]["overtrump"] is False and rulesets[0]["deal"] == "four"
     assert rulesets[1:] == ["classic", "rulesheet"]
     db.conn.close()
+
+
+def test_the_upgrade_counts_each_matchs_changes_so_far(tmp_path: Path) -> None:
+    """Migration 10: a match's state starts at its number of revisions and goes on from there."""
+    import json
+
+    from scorer.storage.db import MIGRATIONS, _m010_match_changes, connect, migrate
+
+    db = connect(tmp_path / "old.sqlite")
+    db.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    with db.atomic():
+        for number, migration in enumerate(MIGRATIONS[:MIGRATIONS.index(_m010_match_changes)], start=1):
+            migration(db)
+            db.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", [number])
+    first = store.create_match(db, parse_match(match_file(0)))  # the code of today on the old schema's rows
+    second = store.create_match(db, parse_match(match_file(0)))
+    for record in ({"dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}},) * 2:
+        db.execute("INSERT INTO hands (match_id, key, position, record, version, created_at, updated_at) "
+                   "VALUES (?, lower(hex(randomblob(6))), 1, ?, 1, 'x', 'x')", [first.id, json.dumps(record)])
+        db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) "
+                   "VALUES (last_insert_rowid(), 1, 'create', ?, 'x')", [json.dumps(record)])
+    revisions = [db.execute("SELECT COUNT(*) FROM revisions r JOIN hands h ON h.id = r.hand_id "
+                            "WHERE h.match_id = ?", [m.id]).fetchone()[0] for m in (first, second)]
+    assert revisions[0] == revisions[1] + 2
+    migrate(db)
+    assert [store.match_state(db, m.id) for m in (first, second)] == [str(n) for n in revisions]
+    store.add_hand(db, second.id, {"dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}})
+    assert store.match_state(db, second.id) == str(revisions[1] + 1)
+    db.conn.close()

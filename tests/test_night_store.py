@@ -34,7 +34,7 @@ def make(db: sqlite_utils.Database, **extra: object) -> tuple[clubs.ClubRow, nig
 
 
 def test_the_migration_makes_the_nights_tables(db: sqlite_utils.Database) -> None:
-    assert database.MIGRATIONS[-1].__name__.endswith("_nights")
+    assert any(m.__name__.endswith("_nights") for m in database.MIGRATIONS)
     assert {"nights", "night_tables"} <= set(db.table_names())
     assert database.migrate(db) == len(database.MIGRATIONS)
 

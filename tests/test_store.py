@@ -123,6 +123,75 @@ def test_add_edit_delete_undelete_restore_each_make_a_revision(
     assert store.get_revision(db, hand.id, 2).record == EDITED
 
 
+def test_every_change_to_the_hands_changes_the_matchs_state(db: sqlite_utils.Database, match: store.MatchRow) -> None:
+    """The state (the phones' tag, the key of the kept page) is read from the match row alone."""
+    seen = [store.match_state(db, match.id)]
+    hand = store.add_hand(db, match.id, POINTS)
+    seen.append(store.match_state(db, match.id))
+    for change in (lambda: store.update_hand(db, match.id, hand.key, EDITED),
+                   lambda: store.delete_hand(db, match.id, hand.key),
+                   lambda: store.undelete_hand(db, match.id, hand.key),
+                   lambda: store.restore_revision(db, match.id, hand.key, 1)):
+        change()
+        seen.append(store.match_state(db, match.id))
+        assert store.find_match(db, match.edit_token)[0].state == seen[-1]
+    assert len(set(seen)) == len(seen) == 6
+    with pytest.raises(store.Conflict):  # a refused change changes nothing
+        store.add_hand(db, match.id, POINTS, expected_count=0)
+    assert store.match_state(db, match.id) == seen[-1]
+    with pytest.raises(store.NotFound):
+        store.match_state(db, 999)
+
+
+def test_writers_take_the_databases_writer_lock_in_turn_across_processes(
+        db: sqlite_utils.Database, match: store.MatchRow, tmp_path: Path) -> None:
+    """While another process holds the writer lock, a save waits for it (on the lock, not SQLite's polling)."""
+    import fcntl
+    import multiprocessing
+    import time
+
+    lock_path = tmp_path / "store.sqlite-writer"
+    store.add_hand(db, match.id, POINTS)
+    assert lock_path.exists()
+    ready, release = multiprocessing.Event(), multiprocessing.Event()
+    holder = multiprocessing.get_context("fork").Process(target=_hold_lock, args=(str(lock_path), ready, release))
+    holder.start()
+    try:
+        assert ready.wait(10)
+        with pytest.raises(BlockingIOError):  # the other process has it
+            fcntl.flock(database._lock_file(db), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done: list[float] = []
+        started = time.monotonic()
+        import threading
+
+        def save() -> None:
+            store.add_hand(db, match.id, POINTS)
+            done.append(time.monotonic())
+
+        saver = threading.Thread(target=save)
+        saver.start()
+        time.sleep(0.3)
+        assert not done  # waiting on the lock
+        release.set()
+        saver.join(10)
+        assert done and done[0] - started >= 0.3
+    finally:
+        release.set()
+        holder.join(10)
+    assert store.count_hands(db, match.id) == 2
+
+
+def _hold_lock(path: str, ready: object, release: object) -> None:
+    import fcntl
+    import os
+
+    handle = os.open(path, os.O_RDWR)
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    ready.set()  # type: ignore[attr-defined]
+    release.wait(10)  # type: ignore[attr-defined]
+    fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def test_a_delete_is_soft_and_keeps_the_hands_place(db: sqlite_utils.Database, match: store.MatchRow) -> None:
     keys = [store.add_hand(db, match.id, dealt_by("classic-points", d)).key for d in ("Anna", "Bruno", "Carla")]
     store.delete_hand(db, match.id, keys[1])

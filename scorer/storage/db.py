@@ -9,10 +9,15 @@ instead of failing on a lock upgrade.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
-from collections.abc import Callable
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -38,6 +43,53 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
     return sqlite_utils.Database(conn)
+
+
+# --- one writer at a time, across the server's processes ----------------------------
+
+_PATHS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
+_LOCK_FILES: dict[tuple[int, str], int] = {}
+_LOCK_FILES_GUARD = threading.Lock()
+
+
+@contextmanager
+def writer_lock(db: sqlite_utils.Database) -> Iterator[None]:
+    """Hold the database's writer lock (a ``flock`` on ``<database>-writer`` beside it) for a write.
+
+    The server runs a process per core on one database. SQLite lets one of them write at a time,
+    but a writer that finds the database locked sleeps and polls (1, 2, 5 ... up to 100 ms), so
+    saves from two processes queued with a long tail (p99 750 ms against 240 ms with one thread).
+    Waiting on a file lock instead, the kernel wakes the next writer the moment the lock is let go.
+    The caller holds its process's own lock around this one: the file lock is the process's, not
+    the thread's. Without a file (an in-memory database, a folder that cannot take the lock file)
+    SQLite's own waiting remains.
+    """
+    handle = _lock_file(db)
+    if handle is None:
+        yield
+        return
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _lock_file(db: sqlite_utils.Database) -> int | None:
+    path = _PATHS.get(db)
+    if path is None:
+        rows = db.execute("PRAGMA database_list").fetchall()
+        path = _PATHS[db] = next((row[2] for row in rows if row[1] == "main"), "") or ""
+    if not path:
+        return None
+    key = (os.getpid(), path)  # a process forked from another opens its own: flock is per open file
+    with _LOCK_FILES_GUARD:
+        if key not in _LOCK_FILES:
+            try:
+                _LOCK_FILES[key] = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError:
+                return None  # a read-only folder: the write itself will say what is wrong
+        return _LOCK_FILES[key]
 
 
 def _m001_initial(db: sqlite_utils.Database) -> None:
@@ -211,9 +263,20 @@ def _m009_nights(db: sqlite_utils.Database) -> None:
             db.execute(statement)
 
 
+def _m010_match_changes(db: sqlite_utils.Database) -> None:
+    """A count of each match's changes (every hand added, edited, deleted or restored: one revision
+    each), kept on the match row. A page tells from the row it reads anyway whether what it made
+    before is still current: the state tag the phones poll, and the kept rendering of the match page.
+    Counting the revisions instead took 0.8 ms a request at 1,000 hands. Existing matches start at
+    their number of revisions."""
+    db.execute("ALTER TABLE matches ADD COLUMN changes INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE matches SET changes = (SELECT COUNT(*) FROM revisions r JOIN hands h ON h.id = r.hand_id "
+               "WHERE h.match_id = matches.id)")
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
-                               _m008_clubs, _m009_nights]
+                               _m008_clubs, _m009_nights, _m010_match_changes]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another."""
 
 

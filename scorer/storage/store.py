@@ -45,7 +45,7 @@ from ..engine.records import HandRecord, MatchRecord, match_to_dict, parse_hand,
 from ..engine.scoring import HandResult, score_hand
 from ..engine.settlement import Transfer
 from ..engine.standings import Running, after_hand, hands_left, leaders_of, next_dealer, settlement_of
-from .db import token_key
+from .db import token_key, writer_lock
 
 TOKEN_BYTES = 18
 """144 random bits per token (at least 128 required), URL-safe base64: 24 characters."""
@@ -83,6 +83,13 @@ class MatchRow:
     settings: dict[str, Any]
     created_at: str
     updated_at: str
+    changes: int = 0
+    """How many changes its hands have had (one a revision): the match's state."""
+
+    @property
+    def state(self) -> str:
+        """A tag that changes with every change to the match's hands (add, edit, delete, restore)."""
+        return str(self.changes)
 
     @property
     def players(self) -> list[str]:
@@ -149,13 +156,25 @@ _WRITER = threading.RLock()
 """One writer at a time in this process. SQLite lets one transaction write anyway; the others
 waiting here are woken the moment it ends, where SQLite's busy handler would have them sleep
 and poll (1 ms, 2 ms, ... up to 100 ms), which made saves queue with a long tail."""
+_DEPTH = threading.local()
 
 
 @contextmanager
 def _writing(db: sqlite_utils.Database) -> Iterator[None]:
-    """A write transaction (sqlite-utils' ``atomic``), taken in turn with this process's other writers."""
-    with _WRITER, db.atomic():
-        yield
+    """A write transaction (sqlite-utils' ``atomic``), taken in turn with this process's other writers
+    and, through the database's writer lock, with the other server processes' writers."""
+    with _WRITER:
+        depth = getattr(_DEPTH, "n", 0)
+        _DEPTH.n = depth + 1
+        try:
+            if depth:  # nested (a restore is a change): the locks are held already
+                with db.atomic():
+                    yield
+            else:
+                with writer_lock(db), db.atomic():
+                    yield
+        finally:
+            _DEPTH.n = depth
 
 
 def now() -> str:
@@ -219,7 +238,7 @@ def find_match(db: sqlite_utils.Database, token: str) -> tuple[MatchRow, bool]:
 
 def _match_row(row: dict[str, Any]) -> MatchRow:
     return MatchRow(row["id"], row["edit_token"], row["view_token"], json.loads(row["settings"]),
-                    row["created_at"], row["updated_at"])
+                    row["created_at"], row["updated_at"], row.get("changes") or 0)
 
 
 def match_record(db: sqlite_utils.Database, match: MatchRow, hands: list[HandRow] | None = None) -> MatchRecord:
@@ -304,8 +323,8 @@ def _hand_row(row: dict[str, Any], settings: dict[str, Any]) -> HandRow:
 
 
 def _touch(db: sqlite_utils.Database, match_id: int, stamp: str) -> None:
-    """Take the write lock first and mark the match changed."""
-    db.execute("UPDATE matches SET updated_at = ? WHERE id = ?", [stamp, match_id])
+    """Take the write lock first and mark the match changed (its state: one change more)."""
+    db.execute("UPDATE matches SET updated_at = ?, changes = changes + 1 WHERE id = ?", [stamp, match_id])
 
 
 def _last_id(pk: Any) -> int:
@@ -463,13 +482,12 @@ def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version
 
 
 def match_state(db: sqlite_utils.Database, match_id: int) -> str:
-    """A tag that changes with every change to the match's hands (add, edit, delete, restore).
-
-    Every change makes a revision, so the number of revisions grows with each one.
-    """
-    row = db.execute("SELECT COUNT(*), COALESCE(MAX(r.id), 0) FROM revisions r JOIN hands h ON h.id = r.hand_id "
-                     "WHERE h.match_id = ?", [match_id]).fetchone()
-    return f"{row[0]}-{row[1]}"
+    """A tag that changes with every change to the match's hands (add, edit, delete, restore):
+    the count of changes kept on the match row (see :attr:`MatchRow.state`)."""
+    row = db.execute("SELECT changes FROM matches WHERE id = ?", [match_id]).fetchone()
+    if row is None:
+        raise NotFound("no such match")
+    return str(row[0])
 
 
 def _hand_settings(db: sqlite_utils.Database, hand_id: int) -> dict[str, Any]:
