@@ -184,3 +184,17 @@ def test_the_match_page_shows_the_deal_and_the_ultimo_choice(client: FlaskClient
     page = html.unescape(client.get(f"/m/{token}/?lang={lang}").get_data(as_text=True))
     assert DEAL_WORDS[lang] in page
     assert ULTIMO_WORDS[lang] in page
+
+
+@pytest.mark.parametrize(("lang", "message"), [("it", "Il numero deve essere compreso tra 1 e 500."),
+                                               ("de", "Zahl muss zwischen 1 und 500 liegen."),
+                                               ("en", "Number must be between 1 and 500.")])
+def test_the_forms_own_messages_come_in_the_pages_language(client: FlaskClient, lang: str, message: str) -> None:
+    """WTForms' messages from its catalogue (read once a process), in the language of each request in turn."""
+    for _ in range(2):
+        response = submit(client, f"/new?lang={lang}", {
+            "preset": "classic", "player_1": "Anna", "player_2": "Bruno", "player_3": "Carla",
+            "first_dealer": "1", "end_kind": "hands", "end_hands": "9999", "settle": "per_point"},
+            page_url=f"/new?lang={lang}")
+        assert response.status_code == 400
+        assert message in html.unescape(response.get_data(as_text=True))

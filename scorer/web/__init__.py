@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, has_request_context, render_template, request
-from flask_babel import Babel
+from flask import Flask, g, has_request_context, render_template, request
+from flask_babel import Babel, get_locale, get_translations
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -82,6 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
 
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_locale)
+    _install_catalogue(app)
     app.teardown_appcontext(close_db)
     _register_errors(app)
     safety.init_app(app)
@@ -114,6 +115,28 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     return app
 
 
+
+
+def _catalogue() -> Any:
+    """The page's catalogue, looked up once a request and language (Flask-Babel's template functions
+    turn the locale into its name and look its catalogue up again for every string, some fifty a
+    page); a sheet made in another language (``force_locale``) gets that language's."""
+    locale = get_locale()
+    kept = g.get("catalogue")
+    if kept is None or kept[0] is not locale:
+        kept = g.catalogue = (locale, get_translations())
+    return kept[1]
+
+
+def _install_catalogue(app: Flask) -> None:
+    """The templates' ``_()``, ``ngettext()`` ... through :func:`_catalogue` (same strings, same catalogue)."""
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: _catalogue().ugettext(s),
+        ngettext=lambda s, p, n: _catalogue().ungettext(s, p, n),
+        pgettext=lambda c, s: _catalogue().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _catalogue().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
 
 
 def _locale() -> str | None:

@@ -14,7 +14,6 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
@@ -36,6 +35,7 @@ from .context import (
     pdf_turn,
     sheet_name,
 )
+from .forms import Form
 from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
@@ -53,7 +53,7 @@ class WhatIf:
     scores: dict[str, Fraction]
 
 
-class HandFileForm(FlaskForm):
+class HandFileForm(Form):
     """Upload a ``scarto-hand/1`` file or paste a record."""
 
     file = FileField(_l("Hand file (scarto-hand/1 JSON)"))

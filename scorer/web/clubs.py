@@ -22,7 +22,6 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response as BaseResponse
@@ -39,7 +38,7 @@ from ..storage import clubs as club_store
 from ..storage import store
 from .context import disposition, get_db, load_club, make_pdf, pdf_turn, remember, share_codes, text_cell
 from .context import file_name as _file_name
-from .forms import MatchEndFields, choices
+from .forms import Form, MatchEndFields, choices
 from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, error_text
 
 bp = Blueprint("clubs", __name__)
@@ -140,7 +139,7 @@ def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
 LANGUAGE_CHOICES = [("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"), ("es", "Español")]
 
 
-class ClubForm(FlaskForm, MatchEndFields):
+class ClubForm(Form, MatchEndFields):
     """A club's name, its roster (new clubs) and its defaults for new matches."""
 
     name = StringField(_l("Name of the club"), validators=[DataRequired(), Length(max=40)])
@@ -214,33 +213,33 @@ def roster_lines(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
-class SeasonForm(FlaskForm):
+class SeasonForm(Form):
     name = StringField(_l("Name of the season"), validators=[DataRequired(), Length(max=40)])
     start = DateField(_l("From"), validators=[DataRequired()])
     end = DateField(_l("To (included)"), validators=[DataRequired()])
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(Form):
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=40)])
     short = StringField(_l("Short name (optional)"), validators=[Optional(), Length(max=12)])
 
 
-class MergeForm(FlaskForm):
+class MergeForm(Form):
     into = SelectField(_l("The same person as"), coerce=int, validate_choice=False)
 
 
-class PickForm(FlaskForm):
+class PickForm(Form):
     """Starting a match: roster players ticked, new names typed (read from the request)."""
 
     new = TextAreaField(_l("New players, one per line"), validators=[Optional(), Length(max=400)])
 
 
-class AddForm(FlaskForm):
+class AddForm(Form):
     link = StringField(_l("The match's edit link"), validators=[Optional(), Length(max=400)])
     file = FileField(_l("…or a match file (JSON)"))
 
 
-class ImportClubForm(FlaskForm):
+class ImportClubForm(Form):
     file = FileField(_l("Club file (JSON)"))
     text = TextAreaField(_l("…or paste it here"))
 
@@ -624,7 +623,7 @@ def table_view(token: str) -> TableView:
 def table(token: str) -> str:
     """The club's table for a season (or all time), by total or by average per hand."""
     tv = table_view(token)
-    return render_template("club_table.html", tv=tv, view=tv.view, form=FlaskForm(),
+    return render_template("club_table.html", tv=tv, view=tv.view, form=Form(),
                            seasons=club_store.seasons(get_db(), tv.view.club.id))
 
 
@@ -686,7 +685,7 @@ def add_season(token: str) -> Any:
 def delete_season(token: str, season_id: int) -> Any:
     """A season removed (its matches stay in the club: a season is only a range of dates)."""
     club, _can_edit = load_club(token, edit=True)
-    if not FlaskForm().validate_on_submit():
+    if not Form().validate_on_submit():
         abort(400)
     try:
         club_store.delete_season(get_db(), club.id, season_id)

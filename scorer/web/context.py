@@ -191,10 +191,12 @@ class MatchPage:
         return cumulative_chart(self.record.players, totals, title=_("Running totals"))
 
 
-def match_page_view(token: str, *, edit: bool = False, page: int = 1, lines: int = PAGE_HANDS) -> MatchPage:
+def match_page_view(token: str, *, edit: bool = False, page: int = 1, lines: int = PAGE_HANDS,
+                    loaded: tuple[store.MatchRow, bool] | None = None) -> MatchPage:
     """The match for a page that shows its standings: ``lines`` hands, page 1 the latest ones,
-    page 2 the ones before them, and so on (``lines=0`` for a page that lists none)."""
-    row, can_edit = load_match(token, edit=edit)
+    page 2 the ones before them, and so on (``lines=0`` for a page that lists none). ``loaded``:
+    what :func:`load_match` gave for the token, when the caller has it already."""
+    row, can_edit = loaded or load_match(token, edit=edit)
     db = get_db()
     count = store.count_hands(db, row.id)
     pages = max(1, -(-count // PAGE_HANDS))

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
+from functools import cache
 from typing import Any
 
+from babel import support
+from flask import current_app
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms.i18n import messages_path
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
 from ..engine.limits import MAX_CURRENCY, MAX_PLACE, MAX_TITLE
@@ -18,6 +23,23 @@ from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, value_label
 
 AS_PRESET = ""
 MAX_PLAYERS = 4
+
+
+@cache
+def _wtforms_catalogue(locale: str) -> support.NullTranslations:
+    """WTForms' own messages ("Not a valid integer value.") in a language, read once a process
+    (Flask-WTF reads and parses the catalogue file again for every request with a form)."""
+    return support.Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class Form(FlaskForm):
+    """Every form of the app: Flask-WTF's (CSRF), with WTForms' messages in the page's language."""
+
+    class Meta(FlaskForm.Meta):
+        def get_translations(self, form: Any) -> Any:
+            if not current_app.config.get("WTF_I18N_ENABLED", True):
+                return super().get_translations(form)
+            return _wtforms_catalogue(str(get_locale() or "en"))
 
 
 def choices(pairs: Any) -> list[SelectChoice]:
@@ -53,7 +75,7 @@ class MatchEndFields:
                               default=100)
 
 
-class MatchForm(FlaskForm, MatchEndFields):
+class MatchForm(Form, MatchEndFields):
     """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
 
     title = StringField(_l("Title"), validators=[Optional(), Length(max=MAX_TITLE)])

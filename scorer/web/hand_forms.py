@@ -14,7 +14,6 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
@@ -24,6 +23,7 @@ from ..engine.limits import MAX_NOTES, MAX_TRICKS
 from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
+from .forms import Form
 
 MAX_PLAYERS = 4
 """The most players a preset has (``four``); forms have a field per seat up to it."""
@@ -130,7 +130,7 @@ def tricks_to_text(tricks: list[list[str]]) -> str:
 # --- the forms ------------------------------------------------------------------------
 
 
-class HandForm(FlaskForm):
+class HandForm(Form):
     """What every way of recording a hand has: the dealer, and what the phone saw."""
 
     dealer = RadioField(_l("Dealer"), choices=[], validate_choice=False)

@@ -16,7 +16,6 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import IntegerField
 from wtforms.validators import InputRequired, NumberRange
@@ -24,6 +23,7 @@ from wtforms.validators import InputRequired, NumberRange
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
 from .context import entry_key, get_db, load_match
+from .forms import Form
 from .labels import PROBLEM_LABELS, read_error_text
 
 bp = Blueprint("history", __name__)
@@ -54,7 +54,7 @@ _CHANGED = _l("This hand was changed from another phone while you were editing i
 _RELOAD = _l("The page did not say which version of the hand it showed. Reload it and try again.")
 
 
-class VersionForm(FlaskForm):
+class VersionForm(Form):
     """The version of the hand the page showed, so that a change made meanwhile is not overwritten."""
 
     version = IntegerField(validators=[InputRequired(message=_RELOAD),

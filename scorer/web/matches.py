@@ -26,6 +26,7 @@ from .context import (
     share_codes,
 )
 from .forms import MatchForm
+from .kept import kept_part
 from .labels import current_language, preset_table, read_error_text, switch_rows
 
 bp = Blueprint("matches", __name__)
@@ -72,8 +73,18 @@ def new_match() -> Any:
 def match_page(token: str) -> Any:
     """The match: standings, hands, chart, whose deal is next, the settlement."""
     raw = request.args.get("page", "1")
-    view = match_page_view(token, page=int(raw) if raw.isdecimal() and len(raw) < 6 else 1)
-    response = Response(render_template("match.html", view=view, switches=switch_rows(view.record.ruleset)))
+    page = int(raw) if raw.isdecimal() and len(raw) < 6 else 1
+    row, can_edit = load_match(token)
+
+    def render() -> str:
+        view = match_page_view(token, page=page, loaded=(row, can_edit))
+        return render_template("_match_body.html", view=view, switches=switch_rows(view.record.ruleset))
+
+    # the standings, chart and rules are the same for every phone until the match changes: kept rendered
+    body = kept_part(("match", token, page, current_language(), row.changes, row.updated_at,
+                      store.engine_version()), render)
+    title = row.settings.get("title") or _("Scarto match")
+    response = Response(render_template("match.html", title=title, match_id=row.id, body=body))
     return remember(response, token)
 
 

@@ -24,7 +24,6 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, DateField, IntegerField, RadioField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
@@ -37,7 +36,7 @@ from ..storage import nights as night_store
 from ..storage import store
 from .context import POLL_SECONDS, disposition, get_db, load_club, make_pdf, pdf_turn, text_cell
 from .context import file_name as _file_name
-from .forms import choices
+from .forms import Form, choices
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 from .labels import PRESET_NAMES, current_language, error_text
 
@@ -85,7 +84,7 @@ def nights_of(club_id: int) -> list[night_store.NightRow]:
 # --- forms -------------------------------------------------------------------------
 
 
-class NightForm(FlaskForm):
+class NightForm(Form):
     """A new night: roster players ticked (read from the request), new names, rounds, rules, methods."""
 
     title = StringField(_l("Name of the night"), validators=[DataRequired(), Length(max=40)])
@@ -103,7 +102,7 @@ class NightForm(FlaskForm):
                         validators=[Optional(), NumberRange(min=0, max=10**12)])
 
 
-class NextForm(FlaskForm):
+class NextForm(Form):
     force = BooleanField(_l("Start it anyway: some tables have not finished"))
     reason = StringField(_l("Why (kept in the night's history)"), validators=[Optional(), Length(max=200)])
 

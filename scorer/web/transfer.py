@@ -10,7 +10,6 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from wtforms import TextAreaField
@@ -22,12 +21,13 @@ from ..engine.rulesets import find_ruleset
 from ..engine.scoring import score_hand
 from ..storage import store
 from .context import audit_url, get_db, load_match, remember
+from .forms import Form
 from .labels import problem_text, read_error_text
 
 bp = Blueprint("transfer", __name__)
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     """A ``scarto-match/1`` or ``scarto-hand/1`` file, uploaded or pasted."""
 
     file = FileField(_l("File (JSON)"))

@@ -1,0 +1,95 @@
+"""The match page's kept rendering (scorer/web/kept.py): served again only while nothing it shows changed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer.storage import store
+from scorer.web import get_db
+from scorer.web.kept import KEPT, Kept
+from tests.handutil import flashes, points_data, record, view_token
+from tests.seed import hand_keys
+from tests.test_web_clubs import new_club, player_ids, start
+from tests.webutil import start_match
+
+PLAYERS = ("Anna", "Bruno", "Carla")
+
+
+@pytest.fixture(autouse=True)
+def _empty() -> None:
+    KEPT.clear()
+
+
+def rows(page: str) -> list[str]:
+    """The hand numbers in the page's standings table."""
+    return re.findall(r'<a class="row-link" href="[^"]+" aria-label="[^"]+">(\d+)<', page)
+
+
+def test_the_second_look_is_served_kept_and_the_same(client: FlaskClient) -> None:
+    token = start_match(client)
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
+    client.get(f"/m/{token}/")  # the flash of the save is shown (and the page rendered) once
+    hits = KEPT.hits
+    first = client.get(f"/m/{token}/").get_data(as_text=True)
+    second = client.get(f"/m/{token}/").get_data(as_text=True)
+    assert KEPT.hits == hits + 2
+    assert first == second and rows(first) == ["1"]
+
+
+def test_every_change_to_the_hands_shows_at_once(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
+    assert rows(client.get(f"/m/{token}/").get_data(as_text=True)) == ["1"]
+    client.get(f"/m/{token}/")
+    record(client, token, "points", points_data({"Anna": 10, "Bruno": 60}, PLAYERS, "Bruno"))
+    page = client.get(f"/m/{token}/").get_data(as_text=True)
+    assert rows(page) == ["1", "2"]
+    with app.app_context():  # a delete from another phone (or any other path): the page shows it too
+        row, _edit = store.find_match(get_db(), token)
+        store.delete_hand(get_db(), row.id, hand_keys(app, token)[1])
+    assert rows(client.get(f"/m/{token}/").get_data(as_text=True)) == ["1"]
+
+
+def test_what_depends_on_the_phone_is_not_kept(client: FlaskClient) -> None:
+    token = start_match(client)
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
+    assert flashes(client, token) == ["Hand 1 saved: Anna 34 · Bruno -16 · Carla -18."]
+    assert flashes(client, token) == []  # the kept part has no flash in it, the next look none
+    italian = client.get(f"/m/{token}/?lang=it").get_data(as_text=True)
+    assert "Chi paga chi" in italian and "Who pays whom" not in italian
+    view = view_token(client, token)
+    page = client.get(f"/m/{view}/?lang=en").get_data(as_text=True)
+    assert "view only" in page and f"/m/{token}/" not in page and 'id="record-points"' not in page
+
+
+def test_the_club_link_is_the_phones_own(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    token = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    assert "← Circolo Arci" in client.get(f"/m/{token}/").get_data(as_text=True)
+    stranger = app.test_client()  # has the match's link only: no way to the club
+    assert "← Circolo Arci" not in stranger.get(f"/m/{token}/").get_data(as_text=True)
+
+
+def test_nothing_is_kept_when_told_so(app: Flask, client: FlaskClient) -> None:
+    app.config["KEPT_PAGE_BYTES"] = 0
+    token = start_match(client)
+    client.get(f"/m/{token}/")
+    client.get(f"/m/{token}/")
+    assert len(KEPT) == 0 and KEPT.hits == 0
+
+
+def test_kept_parts_are_bounded_by_size_oldest_out_first() -> None:
+    kept = Kept()
+    for n in range(10):
+        kept.put(n, "x" * 100, limit=450)
+    assert len(kept) == 4 and kept.size == 400
+    assert kept.get(5) is None and kept.get(6) == "x" * 100
+    kept.put(10, "y" * 100, limit=450)  # 6 was used last: 7 goes
+    assert kept.get(6) is not None and kept.get(7) is None
+    kept.put("big", "z" * 500, limit=450)  # larger than the whole store: not kept
+    assert kept.get("big") is None and kept.size == 400
