@@ -226,11 +226,17 @@ def _secure_cookies(response: Response) -> Response:
     return response
 
 
+MAX_FLASHES = 3
+"""Messages a session keeps for its next page: a phone that saved hand after hand without opening a
+page (a script, a phone that lost the answers) has no use for older ones, and a long list made
+every answer slow to sign (6 ms a save after a hundred)."""
+
+
 class SmallSession(SecureCookieSessionInterface):
     """The session cookie, its messages shortened (and the oldest dropped) until it fits a browser's limit.
 
     A hand saved with long names made a message too long for the cookie: the browser dropped
-    the cookie, and the message with it.
+    the cookie, and the message with it. At most :data:`MAX_FLASHES` messages are kept, the newest.
     """
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
@@ -238,7 +244,7 @@ class SmallSession(SecureCookieSessionInterface):
         if flashes:
             serializer = self.get_signing_serializer(app)
             assert serializer is not None
-            kept = list(flashes)
+            kept = list(flashes)[-MAX_FLASHES:]
             while kept and len(serializer.dumps(dict(session, _flashes=kept))) > MAX_SESSION_COOKIE:
                 longest = max(range(len(kept)), key=lambda i: len(kept[i][1]))
                 category, message = kept[longest]
