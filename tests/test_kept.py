@@ -10,11 +10,11 @@ from flask.testing import FlaskClient
 
 from scorer.storage import store
 from scorer.web import get_db
-from scorer.web.kept import KEPT, Kept
+from scorer.web.kept import CSRF_MARK, KEPT, Kept
 from tests.handutil import flashes, points_data, record, view_token
 from tests.seed import hand_keys
 from tests.test_web_clubs import new_club, player_ids, start
-from tests.webutil import start_match
+from tests.webutil import csrf_token, start_match
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 
@@ -93,3 +93,32 @@ def test_kept_parts_are_bounded_by_size_oldest_out_first() -> None:
     assert kept.get(6) is not None and kept.get(7) is None
     kept.put("big", "z" * 500, limit=450)  # larger than the whole store: not kept
     assert kept.get("big") is None and kept.size == 400
+
+
+def entry_page(client: FlaskClient, token: str) -> str:
+    return client.get(f"/m/{token}/hands/new/points").get_data(as_text=True)
+
+
+def test_a_kept_entry_form_carries_each_phones_own_csrf_token(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    other = app.test_client()  # another phone with the same link: a session of its own
+    mine = csrf_token(entry_page(client, token))
+    hits = KEPT.hits
+    theirs_page = entry_page(other, token)
+    assert KEPT.hits == hits + 1  # kept: the second phone got the same form
+    theirs = csrf_token(theirs_page)
+    assert theirs != mine and CSRF_MARK not in theirs_page
+    fields = {"csrf_token": theirs, "expected_count": "0", "dealer": "Anna", "points_0": "60", "points_1": "10",
+              "points_2": ""}
+    assert other.post(f"/m/{token}/hands/new/points", data=fields).status_code == 302
+    assert client.post(f"/m/{token}/hands/new/points", data={**fields, "csrf_token": theirs}).status_code == 400
+
+
+def test_the_entry_form_after_a_save_is_the_next_hands_and_shows_the_message(client: FlaskClient) -> None:
+    token = start_match(client)
+    entry_page(client, token)
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))  # no page opened
+    page = entry_page(client, token)
+    assert "Hand 1 saved" in page and "<h1>Hand 2 " in page
+    again = entry_page(client, token)
+    assert "Hand 1 saved" not in again and "<h1>Hand 2 " in again

@@ -9,6 +9,7 @@ command uses without Flask, so a sheet says the same either way).
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from flask import Flask
@@ -164,7 +165,14 @@ def _card_sprite() -> Markup:
 
 
 def sync_texts() -> dict[str, str]:
-    """The sentences sync.js shows on the match page, translated; it fills in the %(...)s itself."""
+    """The sentences sync.js shows on the match page, translated; it fills in the %(...)s itself.
+    Made once a process and language (some twenty strings, 0.16 ms, on every match page)."""
+    return dict(_sync_texts(current_language()))
+
+
+@cache
+def _sync_texts(_language: str) -> dict[str, str]:
+    """:func:`sync_texts` in the current language, which is ``_language``."""
     def js(text: str, *names: str) -> str:
         return str(_(text, **{name: f"%({name})s" for name in names}))
 

@@ -33,7 +33,8 @@ from ..engine.validation import Problem
 from ..storage import store
 from .context import MatchPage, entry_key, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
-from .labels import PROBLEM_LABELS, card_label, card_title, problem_text, read_error_text
+from .kept import kept_page
+from .labels import PROBLEM_LABELS, card_label, card_title, current_language, problem_text, read_error_text
 
 bp = Blueprint("hands", __name__)
 
@@ -72,13 +73,22 @@ def new_hand(token: str, form: str) -> Any:
     """Record the next hand: points, cards, honours or live (the dealer from the rotation)."""
     if form not in FORMS:
         abort(404)
-    view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
-    entry = _form(FORMS[form], view)
     if request.method in ("GET", "HEAD"):  # HEAD: the page's headers, not a refused save
-        entry.dealer.data = view.table.next_dealer
-        entry.expected_count.data = str(view.count)
-        return _page(view, entry, None)
-    return _save(view, entry, None)
+        row, can_edit = load_match(token, edit=True)
+
+        def render() -> str:
+            view = match_page_view(token, edit=True, lines=0, loaded=(row, can_edit))
+            entry = _form(FORMS[form], view)
+            entry.dealer.data = view.table.next_dealer
+            entry.expected_count.data = str(view.count)
+            page, _status = _page(view, entry, None)
+            return str(page)
+
+        # the same empty form for every phone until the match changes: kept, the phone's CSRF token put in
+        return kept_page(("entry", token, form, current_language(), row.changes, row.updated_at,
+                          store.engine_version()), render)
+    view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
+    return _save(view, _form(FORMS[form], view), None)
 
 
 @bp.route("/m/<token>/hands/<key>/edit", methods=["GET", "POST"])

@@ -9,7 +9,9 @@ its token (the links in it), the page of hands, the language and the engine's ve
 change makes a new key; the old rendering is never served again and ages out.
 
 What depends on the request itself (flashed messages, the phone's cookies, the CSRF token)
-is never kept: the caller renders it around the kept part every time.
+is never kept: the caller renders it around the kept part every time (:func:`kept_part`),
+or the whole page is kept with its CSRF token left out and made again for each request, and
+only while no message waits for the phone (:func:`kept_page`, the entry forms).
 
 Bounded by bytes (``KEPT_PAGE_BYTES``, 32 MB a process by default; 0 keeps nothing), the
 least recently used part going first.
@@ -21,7 +23,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from flask import current_app
+from flask import current_app, session
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 DEFAULT_BYTES = 32 * 1024 * 1024
@@ -78,6 +81,8 @@ class Kept:
 
 
 KEPT = Kept()
+CSRF_MARK = "\x00csrf\x00"
+"""Where a kept page had its CSRF token (a string no page contains)."""
 
 
 def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
@@ -91,3 +96,20 @@ def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
         if limit:
             KEPT.put(full, part, limit)
     return Markup(part)
+
+
+def kept_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> str:
+    """A whole page under ``key``, the phone's own CSRF token put in; rendered (and not kept) while a
+    message waits in the session, since the page would show it."""
+    limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
+    if not limit or session.get("_flashes"):
+        return render()
+    full = (current_app.config.get("DATABASE"), *key)
+    page = KEPT.get(full)
+    if page is not None:
+        return page.replace(CSRF_MARK, generate_csrf())
+    page = render()
+    token = generate_csrf()  # the one the page carries (Flask-WTF makes it once a request)
+    if token in page:
+        KEPT.put(full, page.replace(token, CSRF_MARK), limit)
+    return page
