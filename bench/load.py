@@ -36,12 +36,11 @@ bench/RESULTS.md under "## Load").
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime
-import heapq
 import json
 import os
 import platform
-import queue
 import random
 import resource
 import sqlite3
@@ -59,6 +58,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.paced import AsyncPhone, Failed  # noqa: E402
 from bench.results import replace_section  # noqa: E402
 from scorer.engine.cards import CODES  # noqa: E402
 from scorer.engine.numbers import fraction_text  # noqa: E402
@@ -485,54 +485,89 @@ PACE = (3.0, 10.0)
 class PacedPhone:
     """One phone at a table: the table's scorer (enters hands) or a player looking at the scores."""
 
-    phone: Phone
+    number: int
+    phone: AsyncPhone
+    rng: random.Random
+    tally: Tally
     token: str
     scorer: bool
     rules: Ruleset
+    saves: int = 0
     entry: dict[str, str] | None = None
     """The entry page's hidden fields, once the scorer has opened it (the next action saves the hand)."""
-    lag: float = 0.0
 
-    def act(self) -> None:
+    async def call(self, kind: str, path: str, expect: tuple[int, ...], fields: dict[str, str] | None = None
+                   ) -> Answer:
+        """One request, timed; anything but an expected status (or a traceback) is an error (:class:`Stop`)."""
+        try:
+            answer = await (self.phone.get(path) if fields is None else self.phone.post_form(path, fields))
+        except Failed as exc:
+            self.tally.error(f"phone {self.number}, {kind}: connection failed: {exc}")
+            raise Stop from exc
+        self.tally.seen(kind, answer)
+        if answer.status not in expect:
+            self.tally.error(f"phone {self.number}, {kind}: status {answer.status}: {answer.text[:300]!r}")
+            raise Stop
+        if b"Traceback" in answer.body or b'File "' in answer.body:
+            self.tally.error(f"phone {self.number}, {kind}: a traceback in the answer")
+            raise Stop
+        return answer
+
+    async def act(self) -> None:
         """One action: a page, or a save; errors are tallied and the phone goes on at its next turn."""
-        phone = self.phone
         try:
             if self.scorer and self.entry is not None:
-                hand = simulate_hand(self.rules, phone.rng)
-                note = phone.note()
+                hand = simulate_hand(self.rules, self.rng)
+                self.saves += 1
+                note = f"load phone {self.number} save {self.saves}"
                 fields = {**self.entry, "dealer": hand.dealer, "notes": note,
-                          **entry_fields("points", hand, phone.rng)}
+                          **entry_fields("points", hand, self.rng)}
                 self.entry = None
-                url = f"/m/{self.token}/hands/new/points"
-                answer = phone.call("POST hand (points)", lambda: phone.client.post_form(url, fields), (302, 409))
+                answer = await self.call("POST hand (points)", f"/m/{self.token}/hands/new/points", (302, 409),
+                                         fields)
                 if answer.status == 302:
-                    phone.tally.ack(self.token, note)
+                    self.tally.ack(self.token, note)
                 else:
-                    with phone.tally.lock:
-                        phone.tally.conflicts += 1
-            elif self.scorer and phone.rng.random() < 0.7:
-                self.entry = phone.open_entry(self.token, "points")
-            elif phone.rng.random() < 0.8:
-                phone.call("GET match page", lambda: phone.client.get(f"/m/{self.token}/"), (200,))
+                    with self.tally.lock:
+                        self.tally.conflicts += 1
+            elif self.scorer and self.rng.random() < 0.7:
+                page = (await self.call("GET entry page (points)", f"/m/{self.token}/hands/new/points",
+                                        (200,))).text
+                self.entry = {"csrf_token": csrf_token(page) or "",
+                              "expected_count": hidden(page, "expected_count") or "", "version": "",
+                              "save_anyway": ""}
+            elif self.rng.random() < 0.8:
+                await self.call("GET match page", f"/m/{self.token}/", (200,))
             else:
-                phone.read_standings(self.token)
+                (await self.call("GET standings.json", f"/m/{self.token}/standings.json", (200,))).json()
         except Stop:
-            phone.client.close()
+            self.phone.close()
+
+    async def live(self, first: float, deadline: float, lags: list[float]) -> None:
+        """Act at ``first``, then 3 to 10 s after each action ends, until ``deadline``."""
+        when = first
+        while when < deadline:
+            await asyncio.sleep(max(0.0, when - time.monotonic()))
+            lags.append(time.monotonic() - when)  # how late the action starts: the generator too busy?
+            await self.act()
+            when = time.monotonic() + self.rng.uniform(*PACE)
 
 
-def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder: Path | None = None,
-              senders: int = 64) -> Report:
+def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder: Path | None = None) -> Report:
     """``clubs`` x 12 tables x 3 phones, each phone acting every 3 to 10 s, against the real server.
 
     Each table has its match (made through the API before the clock starts); one phone of
     the table enters the hands (the entry page, then the save a few seconds later), the
     other two look at the match page or standings.json. The phones keep their connections
-    open, as browsers do. ``senders`` threads carry the phones' actions when they fall due;
-    if they fall behind, the delay is reported (a load generator too slow would hide
-    latency).
+    open, as browsers do. One event loop carries every phone (bench/paced.py); how late the
+    actions start is reported (a load generator too slow would hide latency).
     """
     load_before = os.getloadavg()[0]
     tables = clubs * TABLES_PER_CLUB
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a connection a phone: 3,600 at 100 clubs
+    wanted = 16384 if hard == resource.RLIM_INFINITY else min(hard, 16384)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     with tempfile.TemporaryDirectory(prefix="scarto-clubs-") as scratch:
         base = Path(folder or scratch)
         server = Server(base / "clubs.sqlite")
@@ -560,47 +595,24 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
             with tally.lock:
                 tally.latencies.pop("setup", None)
                 tally.statuses.clear()
-            deadline = time.monotonic() + seconds
-            paced = [PacedPhone(Phone(t * PHONES_PER_TABLE + k, Client(server.port),
-                                      random.Random(seed * 100_000 + t * PHONES_PER_TABLE + k), tally, deadline),
-                                token, k == 0, rules)
+            paced = [PacedPhone(t * PHONES_PER_TABLE + k, AsyncPhone(server.port),
+                                random.Random(seed * 100_000 + t * PHONES_PER_TABLE + k), tally, token, k == 0, rules)
                      for t, (token, rules) in enumerate(tokens) for k in range(PHONES_PER_TABLE)]
-            began = time.monotonic()
-            due = [(began + rng.uniform(0, PACE[1]), i) for i in range(len(paced))]
-            heapq.heapify(due)
-            ready: queue.Queue[tuple[float, int] | None] = queue.Queue()
             lags: list[float] = []
-            schedule_lock = threading.Lock()
-
-            def send() -> None:
-                while (item := ready.get()) is not None:
-                    when, index = item
-                    with schedule_lock:
-                        lags.append(time.monotonic() - when)  # how late the action starts: senders all busy?
-                    phone = paced[index]
-                    phone.act()
-                    with schedule_lock:
-                        heapq.heappush(due, (time.monotonic() + phone.phone.rng.uniform(*PACE), index))
-
-            threads = [threading.Thread(target=send, daemon=True) for _ in range(senders)]
             server_cpu, client_cpu = server.cpu_seconds(), _own_cpu()
-            for thread in threads:
-                thread.start()
-            while (now := time.monotonic()) < deadline:
-                with schedule_lock:
-                    while due and due[0][0] <= now:
-                        ready.put(heapq.heappop(due))
-                    wait = (due[0][0] - now) if due else 0.05
-                time.sleep(max(0.001, min(wait, 0.05)))
-            for _ in threads:
-                ready.put(None)
-            for thread in threads:
-                thread.join(120)
+            began = time.monotonic()
+            deadline = began + seconds
+
+            async def evening() -> None:
+                await asyncio.gather(*(phone.live(began + rng.uniform(0, PACE[1]), deadline, lags)
+                                       for phone in paced))
+                for phone in paced:
+                    phone.phone.close()
+
+            asyncio.run(evening())
             wall = time.monotonic() - began
             server_cpu = _minus(server.cpu_seconds(), server_cpu)
             client_cpu = _own_cpu() - client_cpu
-            for phone in paced:
-                phone.phone.client.close()
             problems = check_exports(server.port, tally)
         finally:
             server.stop()
