@@ -14,7 +14,10 @@ MO     := $(patsubst %.po,%.mo,$(wildcard $(I18N)/*/LC_MESSAGES/messages.po))
 
 .PHONY: install run test test-fast lint bench debs clean messages
 
+# The bytecode of our own modules too, as pip writes it for an installed wheel: where the
+# environment says PYTHONDONTWRITEBYTECODE, every command and server start compiled them again.
 install: $(STAMP) $(MO)
+	@$(PY) -m compileall -q scorer >/dev/null
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
