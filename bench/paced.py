@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
 from tests.serverutil import HOST, Answer
@@ -86,11 +85,14 @@ class AsyncPhone:
         return Answer(status, headers, body, 0.0)
 
     def _keep(self, header: str) -> None:
-        for name, morsel in SimpleCookie(header).items():
-            if morsel["max-age"] == "0" or (morsel["expires"] and "1970" in morsel["expires"]):
-                self.cookies.pop(name, None)
-            else:
-                self.cookies[name] = morsel.value
+        """One Set-Cookie header (the app's: a name, a plain value, attributes; http.cookies took 40 us)."""
+        pair, _, attributes = header.partition(";")
+        name, _, value = pair.strip().partition("=")
+        gone = "max-age=0" in attributes.lower().replace(" ", "") or "1970" in attributes
+        if gone:
+            self.cookies.pop(name, None)
+        else:
+            self.cookies[name] = value
 
     def close(self) -> None:
         if self.writer is not None:
