@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorer.engine.records import parse_match
 from scorer.web import MAX_UPLOAD_BYTES
 from tests.jsonutil import json_paths
 from tests.seed import dealt_by, match_file, seed_match
@@ -63,6 +64,28 @@ def test_standings_json_is_what_the_command_prints(app: Flask, client: FlaskClie
     web = client.get(f"/m/{edit}/standings.json")
     assert web.mimetype == "application/json"
     assert web.get_json() == json.loads(command.stdout)
+    assert web.get_data(as_text=True) == command.stdout
+
+
+def test_standings_json_from_the_stored_results_after_edits_deletes_and_the_end(app: Flask, client: FlaskClient,
+                                                                                 tmp_path: Path) -> None:
+    """standings.json reads the results stored with each hand; it must say what judging the file says."""
+    from scorer.storage import store
+    from scorer.web import get_db
+
+    data = match_file(12)
+    data["end"] = {"hands": 9}  # the last three are after the end: listed, not counted
+    with app.app_context():
+        row = store.create_match(get_db(), parse_match(data))
+        hands = store.list_hands(get_db(), row.id)
+        store.delete_hand(get_db(), row.id, hands[2].key)
+        store.update_hand(get_db(), row.id, hands[5].key, {**hands[5].record, "dealer": hands[4].record["dealer"]})
+    path = tmp_path / "match.json"
+    path.write_bytes(client.get(f"/m/{row.edit_token}/export.json").data)
+    command = subprocess.run([sys.executable, "-m", "scorer", "match", "--json", str(path)],
+                             capture_output=True, text=True, cwd=ROOT, check=False)
+    web = client.get(f"/m/{row.view_token}/standings.json")
+    assert json.loads(command.stdout)["hands"][-1].get("counted") is False
     assert web.get_data(as_text=True) == command.stdout
 
 

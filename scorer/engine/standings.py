@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -66,23 +66,37 @@ class Standings:
 
     def to_dict(self) -> dict[str, Any]:
         """``scarto-standings/1``, as ``scarto match --json`` prints it."""
-        return {
-            "format": STANDINGS_FORMAT,
-            "players": [{"name": p, "total": fraction_json(t)} for p, t in zip(self.players, self.totals, strict=True)],
-            "hands": [
-                {
-                    "number": line.number,
-                    "dealer": line.dealer,
-                    "scores": {p: fraction_json(s) for p, s in line.scores.items()},
-                    "problems": [p.code for p in line.result.problems],
-                    **({} if line.counted else {"counted": False}),
-                }
-                for line in self.lines
-            ],
-            "next_dealer": self.next_dealer,
-            "finished": self.finished,
-            "settlement": [t.to_dict() for t in self.settlement],
-        }
+        return standings_document(
+            self.players, self.totals,
+            ((line.number, line.dealer, line.scores, [p.code for p in line.result.problems], line.counted)
+             for line in self.lines),
+            self.next_dealer, self.finished, self.settlement)
+
+
+HandSummary = tuple[int, str, Mapping[str, Fraction], list[str], bool]
+"""A hand as ``scarto-standings/1`` lists it: number, dealer, scores, problem codes, counted."""
+
+
+def standings_document(players: tuple[str, ...], totals: tuple[Fraction, ...], hands: Iterable[HandSummary],
+                       next_dealer: str, finished: bool, settlement: tuple[Transfer, ...]) -> dict[str, Any]:
+    """``scarto-standings/1`` (RECORD.md), from a judged match or from the results stored per hand."""
+    return {
+        "format": STANDINGS_FORMAT,
+        "players": [{"name": p, "total": fraction_json(t)} for p, t in zip(players, totals, strict=True)],
+        "hands": [
+            {
+                "number": number,
+                "dealer": dealer,
+                "scores": {p: fraction_json(s) for p, s in scores.items()},
+                "problems": codes,
+                **({} if counted else {"counted": False}),
+            }
+            for number, dealer, scores, codes, counted in hands
+        ],
+        "next_dealer": next_dealer,
+        "finished": finished,
+        "settlement": [t.to_dict() for t in settlement],
+    }
 
 
 def leaders_of(players: tuple[str, ...], totals: tuple[Fraction, ...]) -> list[str]:

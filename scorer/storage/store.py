@@ -44,7 +44,15 @@ from ..engine.numbers import fraction_json
 from ..engine.records import HandRecord, MatchRecord, match_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
 from ..engine.settlement import Transfer
-from ..engine.standings import Running, after_hand, hands_left, leaders_of, next_dealer, settlement_of
+from ..engine.standings import (
+    Running,
+    after_hand,
+    hands_left,
+    leaders_of,
+    next_dealer,
+    settlement_of,
+    standings_document,
+)
 from .db import token_key, writer_lock
 
 TOKEN_BYTES = 18
@@ -646,6 +654,14 @@ class Window:
     @cached_property
     def settlement(self) -> tuple[Transfer, ...]:
         return settlement_of(self.match, self.totals)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``scarto-standings/1`` of the hands in the window (all of them: the match's standings)."""
+        return standings_document(
+            self.players, self.totals,
+            ((line.number, line.dealer, line.scores, [p["code"] for p in line.problems], line.counted)
+             for line in self.lines),
+            self.next_dealer, self.finished, self.settlement)
 
 
 _WINDOW = (

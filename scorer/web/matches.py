@@ -10,6 +10,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_HANDS
 from ..engine.records import dumps, parse_match
 from ..engine.rulesets import PRESETS
 from ..storage import links as link_store
@@ -20,7 +21,6 @@ from .context import (
     get_db,
     load_match,
     match_page_view,
-    match_view,
     recent_tokens,
     remember,
     share_codes,
@@ -119,5 +119,5 @@ def export_json(token: str) -> Response:
 @bp.get("/m/<token>/standings.json")
 def standings_json(token: str) -> Response:
     """``scarto-standings/1``, as ``scarto match --json`` prints it."""
-    view = match_view(token)
+    view = match_page_view(token, lines=MAX_HANDS)  # every hand, from the results stored with each
     return Response(json.dumps(view.table.to_dict(), ensure_ascii=False) + "\n", mimetype="application/json")
