@@ -646,7 +646,8 @@ def clubs_section(reports: list[Report], command: str) -> str:
         share = (r.server_cpu or 0.0) / r.wall if r.wall else 0.0
         rows.append(f"| {r.clubs} | {r.clients} | {r.per_second:.0f}/s | {r.median_ms:.0f} ms | "  # type: ignore[attr-defined]
                     f"**{r.p99_ms:.0f} ms** | {len(r.errors)} | {r.acknowledged} | "
-                    f"{'yes' if not r.problems else 'NO'} | {share:.2f} | {r.lag_p99_ms:.0f} ms | "  # type: ignore[attr-defined]
+                    f"{'yes' if not r.problems else 'NO'} | {share:.2f} | {(r.client_cpu or 0.0) / r.wall:.2f} | "
+                    f"{r.lag_p99_ms:.0f} ms | "  # type: ignore[attr-defined]
                     f"{r.load_before:.1f} | {'held' if held else 'missed'} |")
     best = max((r.clubs for r in reports if r.p99_ms < 100 and not r.errors and not r.problems),  # type: ignore[attr-defined]
                default=0)
@@ -657,7 +658,8 @@ def clubs_section(reports: list[Report], command: str) -> str:
         f"`{command}` ({today}, Python {platform.python_version()}, {cores} cores shared with other work: the "
         "1-minute load average before each run is in the table). The real server as `make run` starts it "
         f"(`python -m scorer.serve`: {cores} processes, one per core, of 8 threads each) with its database in a "
-        "temporary folder, and on the same machine the load generator: clubs of 12 tables with 3 phones each, "
+        "temporary folder, and on the same machine the load generator (one asyncio event loop for every phone, "
+        "bench/paced.py): clubs of 12 tables with 3 phones each, "
         "every phone acting every 3 to 10 s (uniformly; 6.5 s on average): the table's scorer opens the "
         "counted-points entry page, then saves a hand a few seconds later; the other two phones open the match "
         "page (80 %) or standings.json. Every phone keeps its connection open, as a browser does. Afterwards "
@@ -676,8 +678,8 @@ def clubs_section(reports: list[Report], command: str) -> str:
 {wrap(intro)}
 
 | clubs | phones | requests | median | p99 | errors | hands saved | stored once | server cores busy | \
-sender delay p99 | load before | targets |
-|---|---|---|---|---|---|---|---|---|---|---|---|
+generator cores busy | actions late, p99 | load before | targets |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
 {chr(10).join(rows)}
 
 {wrap(reading)}
