@@ -122,6 +122,7 @@ def test_a_locked_database_is_a_503_to_try_again(app: Flask, client: FlaskClient
         return db
 
     monkeypatch.setattr(database, "connect", impatient)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.1)  # what a write waits for in all (the writer lock too)
     monkeypatch.setattr(context._KEPT, "connection", None)  # the thread's kept connection is opened again
     try:
         response = client.post(f"/m/{token}/hands/new/points", data={

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from flask import Flask
@@ -85,14 +86,38 @@ def test_nothing_is_kept_when_told_so(app: Flask, client: FlaskClient) -> None:
 
 def test_kept_parts_are_bounded_by_size_oldest_out_first() -> None:
     kept = Kept()
+    one = sys.getsizeof("x" * 100)  # memory, not characters: a "—" makes every character two bytes
+    assert sys.getsizeof("—" + "x" * 99) > one + 90
     for n in range(10):
-        kept.put(n, "x" * 100, limit=450)
-    assert len(kept) == 4 and kept.size == 400
+        kept.put(n, "x" * 100, limit=4 * one + 50)
+    assert len(kept) == 4 and kept.size == 4 * one
     assert kept.get(5) is None and kept.get(6) == "x" * 100
-    kept.put(10, "y" * 100, limit=450)  # 6 was used last: 7 goes
+    kept.put(10, "y" * 100, limit=4 * one + 50)  # 6 was used last: 7 goes
     assert kept.get(6) is not None and kept.get(7) is None
-    kept.put("big", "z" * 500, limit=450)  # larger than the whole store: not kept
-    assert kept.get("big") is None and kept.size == 400
+    kept.put("big", "z" * 1000, limit=4 * one + 50)  # larger than the whole store: not kept
+    assert kept.get("big") is None and kept.size == 4 * one
+
+
+def test_links_under_another_prefix_are_kept_apart(client: FlaskClient) -> None:
+    """Behind a proxy the path the app is served under comes with the request (X-Forwarded-Prefix):
+    one phone's prefix must never reach another phone's links."""
+    token = start_match(client)
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
+    client.get(f"/m/{token}/")
+    odd = client.get(f"/m/{token}/", environ_overrides={"SCRIPT_NAME": "//elsewhere.example"})
+    assert "//elsewhere.example/m/" in odd.get_data(as_text=True)
+    for path in (f"/m/{token}/", f"/m/{token}/hands/new/points"):
+        client.get(path, environ_overrides={"SCRIPT_NAME": "//elsewhere.example"})
+        assert "elsewhere" not in client.get(path).get_data(as_text=True)
+
+
+def test_a_page_number_past_the_last_is_the_last_page_kept_once(client: FlaskClient) -> None:
+    token = start_match(client)
+    client.get(f"/m/{token}/")
+    before = len(KEPT)
+    for page in ("2", "7", "99999"):
+        client.get(f"/m/{token}/?page={page}")
+    assert len(KEPT) == before
 
 
 def entry_page(client: FlaskClient, token: str) -> str:

@@ -181,6 +181,72 @@ def test_writers_take_the_databases_writer_lock_in_turn_across_processes(
     assert store.count_hands(db, match.id) == 2
 
 
+def test_a_write_inside_a_transaction_already_open_does_not_wait_for_the_writer_lock(
+        db: sqlite_utils.Database, match: store.MatchRow, tmp_path: Path) -> None:
+    """A club's or a night's transaction writes, then makes a match: it may hold SQLite's lock, which the
+    writer lock's holder (a save in another process) waits for. It must not wait for that holder."""
+    import multiprocessing
+    import time
+
+    store.add_hand(db, match.id, POINTS)  # the lock file exists
+    ready, release = multiprocessing.Event(), multiprocessing.Event()
+    holder = multiprocessing.get_context("fork").Process(
+        target=_hold_lock, args=(str(tmp_path / "store.sqlite-writer"), ready, release))
+    holder.start()
+    try:
+        assert ready.wait(10)
+        started = time.monotonic()
+        with db.atomic():
+            db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match.id])  # SQLite's lock
+            made = store.create_match(db, parse_match(match_file(2)))
+        assert time.monotonic() - started < 2
+        assert store.count_hands(db, made.id) == 2
+    finally:
+        release.set()
+        holder.join(10)
+
+
+def test_a_writer_gives_up_when_the_lock_is_held_past_the_busy_timeout(
+        db: sqlite_utils.Database, match: store.MatchRow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As SQLite's busy timeout did: "database is locked" (the app's 503 page), not a wait without end."""
+    import multiprocessing
+    import sqlite3
+    import time
+
+    store.add_hand(db, match.id, POINTS)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.5)
+    ready, release = multiprocessing.Event(), multiprocessing.Event()
+    holder = multiprocessing.get_context("fork").Process(
+        target=_hold_lock, args=(str(tmp_path / "store.sqlite-writer"), ready, release))
+    holder.start()
+    try:
+        assert ready.wait(10)
+        started = time.monotonic()
+        with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+            store.add_hand(db, match.id, POINTS)
+        assert 0.5 <= time.monotonic() - started < 3
+    finally:
+        release.set()
+        holder.join(10)
+    assert store.count_hands(db, match.id) == 1
+    store.add_hand(db, match.id, POINTS)  # the lock let go: saves go on
+    assert store.count_hands(db, match.id) == 2
+
+
+def test_a_process_keeps_a_few_lock_files_open_whatever_the_number_of_databases(tmp_path: Path) -> None:
+    handles = []
+    for n in range(20):
+        other = database.connect(tmp_path / f"{n}.sqlite")
+        database.migrate(other)
+        store.create_match(other, parse_match(match_file(0)))
+        handles.append(other)
+    assert len(database._LOCK_FILES) <= database._KEPT_LOCK_FILES
+    store.add_hand(handles[0], 1, POINTS)  # a database whose lock file was closed opens it again
+    assert store.count_hands(handles[0], 1) == 1
+    for other in handles:
+        other.conn.close()
+
+
 def _hold_lock(path: str, ready: object, release: object) -> None:
     import fcntl
     import os

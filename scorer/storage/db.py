@@ -15,7 +15,9 @@ import json
 import os
 import sqlite3
 import threading
+import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -41,14 +43,19 @@ def connect(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=30000")
+    conn.execute(f"PRAGMA busy_timeout={int(1000 * BUSY_TIMEOUT)}")
     return sqlite_utils.Database(conn)
 
 
 # --- one writer at a time, across the server's processes ----------------------------
 
+BUSY_TIMEOUT = 30.0
+"""Seconds a write waits for the database (SQLite's busy_timeout; the writer lock's wait too)."""
 _PATHS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
-_LOCK_FILES: dict[tuple[int, str], int] = {}
+_LOCK_FILES: OrderedDict[tuple[int, str], int] = OrderedDict()
+_KEPT_LOCK_FILES = 8
+"""Lock files a process keeps open, the most recently used (one database in production; the tests
+open hundreds)."""
 _LOCK_FILES_GUARD = threading.Lock()
 
 
@@ -59,20 +66,39 @@ def writer_lock(db: sqlite_utils.Database) -> Iterator[None]:
     The server runs a process per core on one database. SQLite lets one of them write at a time,
     but a writer that finds the database locked sleeps and polls (1, 2, 5 ... up to 100 ms), so
     saves from two processes queued with a long tail (p99 750 ms against 240 ms with one thread).
-    Waiting on a file lock instead, the kernel wakes the next writer the moment the lock is let go.
-    The caller holds its process's own lock around this one: the file lock is the process's, not
-    the thread's. Without a file (an in-memory database, a folder that cannot take the lock file)
-    SQLite's own waiting remains.
+    Queued on the file lock instead, the next writer goes on within a millisecond of the last one.
+
+    The wait is bounded as SQLite's was: whatever holds the lock (or, once it is held, SQLite's
+    own lock: the sqlite3 shell, a script), the write gives up after :data:`BUSY_TIMEOUT` seconds
+    in all with "database is locked" (the 503 page), its SQLite wait set to what is left.
+
+    Callers hold their process's lock around this one (the file lock is the process's, not the
+    thread's) and take it before SQLite's: a transaction already open must not wait here, as it
+    may hold SQLite's lock that the lock's holder waits for (see ``store._writing``). Without a
+    file (an in-memory database, a folder that cannot take the lock file) SQLite's waiting remains.
     """
     handle = _lock_file(db)
     if handle is None:
         yield
         return
-    fcntl.flock(handle, fcntl.LOCK_EX)
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    pause = 0.0002
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise sqlite3.OperationalError("database is locked") from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)  # short naps: the next writer follows within 2 ms
     try:
+        left = max(1, int(1000 * (deadline - time.monotonic())))
+        db.conn.execute(f"PRAGMA busy_timeout={left}")
         yield
     finally:
         fcntl.flock(handle, fcntl.LOCK_UN)
+        db.conn.execute(f"PRAGMA busy_timeout={int(1000 * BUSY_TIMEOUT)}")
 
 
 def _lock_file(db: sqlite_utils.Database) -> int | None:
@@ -84,12 +110,19 @@ def _lock_file(db: sqlite_utils.Database) -> int | None:
         return None
     key = (os.getpid(), path)  # a process forked from another opens its own: flock is per open file
     with _LOCK_FILES_GUARD:
-        if key not in _LOCK_FILES:
-            try:
-                _LOCK_FILES[key] = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            except OSError:
-                return None  # a read-only folder: the write itself will say what is wrong
-        return _LOCK_FILES[key]
+        if key in _LOCK_FILES:
+            _LOCK_FILES.move_to_end(key)
+            return _LOCK_FILES[key]
+        try:
+            handle = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError:
+            return None  # a read-only folder: the write itself will say what is wrong
+        _LOCK_FILES[key] = handle
+        while len(_LOCK_FILES) > _KEPT_LOCK_FILES:  # none is held: the caller has its process's lock
+            (pid, _path), old = _LOCK_FILES.popitem(last=False)
+            if pid == os.getpid():
+                os.close(old)
+        return handle
 
 
 def _m001_initial(db: sqlite_utils.Database) -> None:
@@ -277,7 +310,9 @@ def _m010_match_changes(db: sqlite_utils.Database) -> None:
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes]
-"""Numbered schema changes, applied in order; never edit one that has shipped, add another."""
+"""Numbered schema changes, applied in order; never edit one that has shipped, add another.
+One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
+``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""
 
 
 def migrate(db: sqlite_utils.Database) -> int:

@@ -92,7 +92,8 @@ class MatchRow:
     created_at: str
     updated_at: str
     changes: int = 0
-    """How many changes its hands have had (one a revision): the match's state."""
+    """A count that grows with every change to its hands (``_touch``: once a save, twice a restore;
+    0 for a match made with its hands): the match's state. Only its growing matters."""
 
     @property
     def state(self) -> str:
@@ -170,7 +171,16 @@ _DEPTH = threading.local()
 @contextmanager
 def _writing(db: sqlite_utils.Database) -> Iterator[None]:
     """A write transaction (sqlite-utils' ``atomic``), taken in turn with this process's other writers
-    and, through the database's writer lock, with the other server processes' writers."""
+    and, through the database's writer lock, with the other server processes' writers.
+
+    Inside a transaction the caller opened itself (a club's or a night's writes that make a match),
+    only a savepoint: that transaction may hold SQLite's write lock already, and waiting for the
+    locks here while their holder waits for SQLite's would hold both for the busy timeout.
+    """
+    if db.conn.in_transaction and not getattr(_DEPTH, "n", 0):
+        with db.atomic():
+            yield
+        return
     with _WRITER:
         depth = getattr(_DEPTH, "n", 0)
         _DEPTH.n = depth + 1

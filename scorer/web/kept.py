@@ -19,11 +19,12 @@ least recently used part going first.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from flask import current_app, session
+from flask import current_app, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -51,18 +52,18 @@ class Kept:
             return part
 
     def put(self, key: Hashable, part: str, limit: int) -> None:
-        size = len(part)
+        size = sys.getsizeof(part)  # what it takes in memory: a page with a "—" in it is two bytes a character
         if size > limit:
             return
         with self._lock:
             old = self._parts.pop(key, None)
             if old is not None:
-                self._size -= len(old)
+                self._size -= sys.getsizeof(old)
             self._parts[key] = part
             self._size += size
             while self._size > limit:
                 _key, dropped = self._parts.popitem(last=False)
-                self._size -= len(dropped)
+                self._size -= sys.getsizeof(dropped)
 
     def clear(self) -> None:
         """Nothing kept, nothing counted."""
@@ -73,7 +74,7 @@ class Kept:
 
     @property
     def size(self) -> int:
-        """Characters kept (about bytes: the pages are mostly ASCII)."""
+        """Bytes of memory the kept parts take."""
         return self._size
 
     def __len__(self) -> int:
@@ -85,11 +86,16 @@ CSRF_MARK = "\x00csrf\x00"
 """Where a kept page had its CSRF token (a string no page contains)."""
 
 
+def _full(key: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+    """The key with what the links in a page depend on beside the caller's: the app's database (one
+    process may serve several), the host and the path the app is served under (a proxy's prefix)."""
+    return (current_app.config.get("DATABASE"), request.host, request.script_root, *key)
+
+
 def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
-    """The part under ``key`` (with the app's database: one process may serve several), rendered by
-    ``render`` when it is not kept."""
+    """The part under ``key``, rendered by ``render`` when it is not kept."""
     limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
-    full = (current_app.config.get("DATABASE"), *key)
+    full = _full(key)
     part = KEPT.get(full) if limit else None
     if part is None:
         part = render()
@@ -104,7 +110,7 @@ def kept_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> str:
     limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
     if not limit or session.get("_flashes"):
         return render()
-    full = (current_app.config.get("DATABASE"), *key)
+    full = _full(key)
     page = KEPT.get(full)
     if page is not None:
         return page.replace(CSRF_MARK, generate_csrf())

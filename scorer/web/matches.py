@@ -10,12 +10,12 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from flask_babel import gettext as _
 
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_HANDS
 from ..engine.records import dumps, parse_match
 from ..engine.rulesets import PRESETS
 from ..storage import links as link_store
 from ..storage import store
 from .context import (
+    PAGE_HANDS,
     disposition,
     file_name,
     get_db,
@@ -30,6 +30,7 @@ from .kept import kept_part
 from .labels import current_language, preset_table, read_error_text, switch_rows
 
 bp = Blueprint("matches", __name__)
+
 
 
 @bp.get("/")
@@ -73,8 +74,9 @@ def new_match() -> Any:
 def match_page(token: str) -> Any:
     """The match: standings, hands, chart, whose deal is next, the settlement."""
     raw = request.args.get("page", "1")
-    page = int(raw) if raw.isdecimal() and len(raw) < 6 else 1
     row, can_edit = load_match(token)
+    pages = max(1, -(-store.count_hands(get_db(), row.id) // PAGE_HANDS))
+    page = max(1, min(int(raw), pages)) if raw.isdecimal() and len(raw) < 6 else 1  # past the last: the last
 
     def render() -> str:
         view = match_page_view(token, page=page, loaded=(row, can_edit))
@@ -119,5 +121,7 @@ def export_json(token: str) -> Response:
 @bp.get("/m/<token>/standings.json")
 def standings_json(token: str) -> Response:
     """``scarto-standings/1``, as ``scarto match --json`` prints it."""
-    view = match_page_view(token, lines=MAX_HANDS)  # every hand, from the results stored with each
-    return Response(json.dumps(view.table.to_dict(), ensure_ascii=False) + "\n", mimetype="application/json")
+    row, _can_edit = load_match(token)
+    db = get_db()
+    table = store.standings_window(db, row, 0, store.count_hands(db, row.id))  # every hand, from stored results
+    return Response(json.dumps(table.to_dict(), ensure_ascii=False) + "\n", mimetype="application/json")
