@@ -101,12 +101,14 @@ def _globals() -> dict[str, Any]:
 def _match_club(match_id: int) -> tuple[str, str] | None:
     """(name, link) of the match's club, when this phone has opened the club (a match's link alone
     does not lead to its club: that would hand the club's link to whoever has the match's)."""
+    known = _recent_clubs()
+    if not known:  # a phone that opened no club: no link to look up
+        return None
     db = get_db()
     club_id = club_store.club_of(db, match_id)
     if club_id is None:
         return None
     club = club_store.get_club(db, club_id)
-    known = _recent_clubs()
     for token in (club.edit_token, club.view_token):
         if token in known:
             return club.name, url_for("clubs.club_page", token=token)
