@@ -341,6 +341,12 @@ def section(f: dict[str, float], seconds: float, clients: int) -> str:
         "  hand's running totals and the writes. Writers of the server's processes queue on a file lock beside",
         "  the database (scorer/storage/db.py `writer_lock`): SQLite's own busy handler sleeps and polls, which",
         "  with two processes gave a p99 of 750 ms with 8 threads against 240 ms with one.",
+        "- The save's p99 with 8 threads against one thread (missed): with 16 phones saving at once, a process's",
+        "  8 threads share one core (the GIL); the saves queue on the writer lock, and each statement of the one",
+        "  holding it waits for the GIL behind the other threads' work, where one thread takes the saves one after",
+        "  another (600-700 saves/s against 400-470; p99 about 40 ms against 100-140 ms; a shorter GIL switch",
+        "  interval did not change it). One thread would meet it, but a slow request (a PDF, a large import)",
+        "  would then hold up every other phone of its process.",
         "- The runs share the machine with other work; the ratios within a run are the meaningful part.",
         "",
     ]
