@@ -609,7 +609,20 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
                 for phone in paced:
                     phone.phone.close()
 
-            asyncio.run(evening())
+            # in a thread of its own: the caller's thread may run an event loop already (pytest-playwright's)
+            failure: list[BaseException] = []
+
+            def run_evening() -> None:
+                try:
+                    asyncio.run(evening())
+                except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+                    failure.append(exc)
+
+            carrier = threading.Thread(target=run_evening, name="phones")
+            carrier.start()
+            carrier.join()
+            if failure:
+                raise failure[0]
             wall = time.monotonic() - began
             server_cpu = _minus(server.cpu_seconds(), server_cpu)
             client_cpu = _own_cpu() - client_cpu
