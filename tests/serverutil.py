@@ -91,15 +91,15 @@ class Server:
             assert self.process is not None
             if self.process.poll() is not None:
                 raise ServerError(f"the server exited with {self.process.returncode}:\n{self.output()}")
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
             try:
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
                 conn.request("GET", "/")
-                status = conn.getresponse().status
-                conn.close()
-                if status == 200:
+                if conn.getresponse().status == 200:
                     return
-            except OSError:
+            except (OSError, http.client.HTTPException):  # not listening yet, or slow to answer on a busy machine
                 pass
+            finally:
+                conn.close()
             if time.monotonic() > deadline:
                 self.kill()
                 raise ServerError(f"the server did not answer within {timeout} s:\n{self.output()}")
