@@ -4,7 +4,10 @@
 then runs ``python -m scorer.serve`` (waitress) with HOST and PORT from the
 environment. :class:`Server` does the same on a free loopback port with the
 database in a file of the caller's choosing, waits until the app answers, and
-stops it: politely (SIGTERM) or, for the crash tests, with SIGKILL. The secret
+stops it: politely (SIGTERM) or, for the crash tests, with SIGKILL. The server runs
+in a session of its own, so that SIGKILL takes all of it at once, as a power cut
+does: the supervisor, its server processes and their PDF workers (killing only the
+supervisor left its processes serving on the port, unkilled and never ended). The secret
 key is given in the environment so that forms fetched before a restart can still
 be posted after it, and nothing is written into the repository's ``instance/``.
 """
@@ -78,7 +81,7 @@ class Server:
             self.init_db()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "scorer.serve"], cwd=ROOT, env=self.env(),
-                                            stdout=log, stderr=subprocess.STDOUT)
+                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self.wait_ready(timeout)
         return self
 
@@ -88,15 +91,15 @@ class Server:
             assert self.process is not None
             if self.process.poll() is not None:
                 raise ServerError(f"the server exited with {self.process.returncode}:\n{self.output()}")
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
             try:
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
                 conn.request("GET", "/")
-                status = conn.getresponse().status
-                conn.close()
-                if status == 200:
+                if conn.getresponse().status == 200:
                     return
-            except OSError:
+            except (OSError, http.client.HTTPException):  # not listening yet, or slow to answer on a busy machine
                 pass
+            finally:
+                conn.close()
             if time.monotonic() > deadline:
                 self.kill()
                 raise ServerError(f"the server did not answer within {timeout} s:\n{self.output()}")
@@ -124,21 +127,47 @@ class Server:
         """What the server printed (waitress's start line, any logged exception)."""
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    def _group(self) -> list[int]:
+        """The live (not yet dead) processes of the server's session: its supervisor, server processes and
+        PDF workers (Linux: read from /proc)."""
+        if self.process is None:
+            return []
+        alive = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == self.process.pid and fields[0] not in "ZX":  # process group, state
+                alive.append(int(stat.parent.name))
+        return alive
+
     def kill(self) -> None:
-        """SIGKILL: the process dies mid-whatever, as on a power cut of the process."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+        """SIGKILL to every process of the server at once: it dies mid-whatever, as on a power cut. Returns
+        when none of them is left (the port and the database files are free again)."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if self.process.poll() is None:
             self.process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while self._group() and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """SIGTERM and wait (SIGKILL if it does not go)."""
-        if self.process is None or self.process.poll() is not None:
+        """SIGTERM and wait (SIGKILL if it does not go); whatever of it is left after that is killed."""
+        if self.process is None:
             return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
 
     def __enter__(self) -> Server:
         return self.start() if self.process is None else self

@@ -93,6 +93,7 @@ def live_entry_that_loses(page: Any, other_phone: Any, live_server: str) -> str:
     match_url = new_match(page, live_server)
     other_phone.goto(match_url)
     other_phone.locator("#record-live").click()  # one player types the tricks from the score pad...
+    expect(other_phone.locator("#grid")).to_be_visible()  # live.js has run (it closes the text box when it starts)
     other_phone.locator("#as-text summary").click()
     other_phone.fill("#tricks-text", "\n".join(" ".join(t["cards"]) for t in hand["tricks"]))
     other_phone.locator("#tricks-text").blur()

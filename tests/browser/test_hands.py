@@ -246,6 +246,7 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     match_url = new_match(page, live_server, first_dealer="Bruno")
     page.goto(match_url)
     taps.tap("#record-cards")
+    expect(page.locator("#grid")).to_be_visible()  # cards.js has run (it closes the text box when it starts)
     taps.tap("#as-text summary")  # the piles typed from a paper note, the King of Batons in both
     page.fill("#cards_0", " ".join(piles["Anna"] + ["KB"]))
     page.fill("#cards_1", " ".join(piles["Bruno"]))

@@ -111,6 +111,7 @@ def test_offline_the_match_opens_marked_and_hands_in_all_four_forms_are_sent_onc
     page.locator("#record-cards").click()
     expect(page.locator("h1")).to_contain_text("Hand 2")
     expect(page.locator("#dealer-1")).to_be_checked()
+    expect(page.locator("#grid")).to_be_visible()  # cards.js has run (it closes the text box when it starts)
     page.locator("#as-text summary").click()
     page.locator("#cards_0").fill(" ".join(piles["Anna"]))
     page.locator("#cards_1").fill(" ".join(piles["Bruno"]))
