@@ -5,7 +5,8 @@ From the environment:
 - HOST and PORT (127.0.0.1:5000); HOST=0.0.0.0 serves the phones on the local network.
 - WORKERS: server processes, one per core by default. One Python process runs Python
   code on one core at a time (the GIL), so a second core serves only through a second
-  process; they share the listening socket, and SQLite (WAL) their database.
+  process; each listens on the port with SO_REUSEPORT (the kernel spreads the connections
+  evenly among them), and they share SQLite (WAL) their database.
 - THREADS: threads per process (8).
 - CONNECTION_LIMIT (4000 per process) and CHANNEL_TIMEOUT (30 s): idle or half-open
   connections are dropped after the timeout and cannot use up the connections the phones
@@ -110,6 +111,21 @@ def _serve_socket(sock: socket.socket, options: dict[str, Any]) -> None:
     serve(_app(), sockets=[sock], **options)
 
 
+def _reserve(host: str, port: int) -> socket.socket:
+    """The address the processes will serve, bound (``PORT=0``: a free port chosen) but not listening.
+
+    Each process listens on a socket of its own with ``SO_REUSEPORT``, and the kernel spreads the new
+    connections evenly among them. On one shared socket, whichever process woke first took them: 16
+    phones connecting at once went 16 to 0 or 14 to 2 in three tries, leaving one core idle while the
+    other's phones queued. A socket only bound takes no connections, but holds the port's group, so a
+    port in use is refused here, at the start, once.
+    """
+    reserve = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    reserve.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    reserve.bind((host, port))
+    return reserve
+
+
 def main() -> None:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "5000"))
@@ -122,21 +138,28 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    sock = socket.create_server((host, port), backlog=options["backlog"], reuse_port=False)
+    try:
+        reserve = _reserve(host, port) if workers > 1 else socket.create_server((host, port),
+                                                                                backlog=options["backlog"])
+    except OSError as exc:
+        sys.exit(f"Cannot serve on {host}:{port}: {exc.strerror or exc}. Set PORT (or HOST) to a free one.")
     if workers == 1:
-        _serve_socket(sock, options)
+        _serve_socket(reserve, options)
         return
+    port = reserve.getsockname()[1]  # the reserve stays open, bound and not listening, until the server stops
     print(f"Serving on http://{host}:{port} with {workers} processes of {options['threads']} threads", flush=True)
     children: set[int] = set()
     stopping = False
 
     def start_child() -> None:
         pid = os.fork()
-        if pid == 0:  # the child: a server of its own on the shared socket
+        if pid == 0:  # the child: a server of its own, on a listening socket of its own
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            reserve.close()
             try:
-                _serve_socket(sock, options)
+                _serve_socket(socket.create_server((host, port), backlog=options["backlog"], reuse_port=True),
+                              options)
             finally:
                 os._exit(0)
         children.add(pid)

@@ -4,6 +4,8 @@ malformed hosts and oversized uploads answered by the app, not by a reset or a b
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,7 @@ import pytest
 from scorer.engine.limits import MAX_UPLOAD_BYTES
 from scorer.serve import redact, settings
 from tests.matchutil import points_match
-from tests.serverutil import HOST, Client, Server, csrf_token
+from tests.serverutil import HOST, ROOT, Client, Server, csrf_token
 
 
 class _Server(Server):
@@ -110,3 +112,59 @@ def test_make_run_serves_with_a_process_per_core(tmp_path: Path) -> None:
         assert phone.get("/").status == 200
         phone.close()
     assert "with 2 processes of 8 threads" in server.output()
+
+
+def _connections_of(pid: int, port: int) -> int:
+    """Established connections to ``port`` that process ``pid`` holds (from /proc: no tool needed)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        if state == "01" and int(local.split(":")[1], 16) == port:  # 01: ESTABLISHED
+            inodes.add(inode)
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = fd.readlink().name
+        except OSError:
+            continue
+        if target.startswith("socket:[") and target[8:-1] in inodes:
+            held += 1
+    return held
+
+
+@pytest.mark.slow
+def test_the_processes_share_the_phones_that_connect_at_once(tmp_path: Path) -> None:
+    """On one shared socket, whichever process woke first took the connections: phones connecting as the
+    server had just started went 16 to 0 or 14 to 2 (the second process still making its app)."""
+    with _Server(tmp_path / "spread.sqlite", extra={"WORKERS": "2"}) as server:
+        assert server.process is not None
+        children = [int(pid) for pid in
+                    Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()]
+        phones = [socket.create_connection((HOST, server.port), timeout=30) for _ in range(40)]  # at once
+        try:
+            for phone in phones:
+                phone.sendall(f"GET / HTTP/1.1\r\nHost: {HOST}:{server.port}\r\n\r\n".encode())
+            for phone in phones:
+                assert phone.recv(12).startswith(b"HTTP/1.1 200")
+            held = [_connections_of(pid, server.port) for pid in children]
+        finally:
+            for phone in phones:
+                phone.close()
+    assert sum(held) == 40
+    assert min(held) >= 8, f"the 40 connections went {held} between the processes"
+
+
+def test_a_port_in_use_is_said_plainly(tmp_path: Path) -> None:
+    taken = socket.create_server((HOST, 0))
+    port = taken.getsockname()[1]
+    try:
+        for workers in ("1", "2"):
+            server = _Server(tmp_path / "busy.sqlite", port=port, extra={"WORKERS": workers})
+            done = subprocess.run([sys.executable, "-m", "scorer.serve"], cwd=ROOT, env=server.env(),
+                                  capture_output=True, text=True, timeout=60)
+            assert done.returncode == 1
+            assert f"Cannot serve on {HOST}:{port}: Address already in use" in done.stderr
+            assert "Traceback" not in done.stderr
+    finally:
+        taken.close()
