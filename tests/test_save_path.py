@@ -7,6 +7,8 @@ and the store's write; live.js's card codes never go through the name matcher.
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,9 +16,10 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorer.engine import records, scoring
+from scorer.storage import db as database
 from scorer.storage import store
-from scorer.web import hand_forms
-from tests.handutil import csrf_of, export, fixture, points_data, record, save_live
+from scorer.web import context, hand_forms
+from tests.handutil import csrf_of, export, fixture, hand_keys, open_form, points_data, record, save_live
 from tests.webutil import start_match
 
 PLAYERS = ("Anna", "Bruno", "Carla")
@@ -74,3 +77,67 @@ def test_a_live_save_reads_judges_and_writes_the_new_hand_once(client: FlaskClie
     stored = export(client, token)["hands"][5]
     assert stored["tricks"] == hand["tricks"]  # with who led each trick, from the one judgement
     assert stored == written[0] | {"recorded_at": stored["recorded_at"]}
+
+
+# --- one save at a time in a process, in the order they came ------------------------------
+
+
+def test_turns_are_given_in_the_order_they_were_asked_for() -> None:
+    """``threading.Lock`` wakes any waiter: a save could wait behind many that came after it."""
+    turns = context.Turns()
+    assert turns.acquire(timeout=1)
+    order: list[int] = []
+    threads = []
+    for n in range(8):
+        thread = threading.Thread(target=lambda n=n: (turns.acquire(timeout=10), order.append(n), turns.release()))
+        thread.start()
+        threads.append(thread)
+        deadline = time.monotonic() + 5
+        while len(turns._waiting) <= n and time.monotonic() < deadline:  # queued before the next comes
+            time.sleep(0.001)
+    turns.release()
+    for thread in threads:
+        thread.join(10)
+    assert order == list(range(8))
+    assert turns.acquire(timeout=0.01), "the last one gave the lock back"
+
+
+def test_a_turn_that_does_not_come_gives_up_and_leaves_the_queue() -> None:
+    turns = context.Turns()
+    assert turns.acquire(timeout=1)
+    started = time.monotonic()
+    assert not turns.acquire(timeout=0.05)
+    assert time.monotonic() - started >= 0.05
+    assert not turns._waiting
+    turns.release()
+    assert turns.acquire(timeout=0.01)
+
+
+def test_every_hand_save_waits_for_the_process_s_save_in_progress(client: FlaskClient,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forms, an edit and the JSON hand all take the turn; one that never gets it is the 503 page
+    (or answer) to try again, with nothing saved."""
+    token = start_match(client)
+    hand = {"Anna": 31, "Bruno": 22}
+    assert record(client, token, "points", points_data(hand, PLAYERS, "Anna")).status_code == 302
+    _page, new = open_form(client, f"/m/{token}/hands/new/points")
+    (key,) = hand_keys(client, token)
+    _page, edit = open_form(client, f"/m/{token}/hands/{key}/edit")
+    monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.1)
+    assert context._SAVING.acquire(timeout=1)  # another thread's save in progress
+    try:
+        refused = [
+            client.post(f"/m/{token}/hands/new/points", data={**new, **points_data(hand, PLAYERS, "Bruno")}),
+            client.post(f"/m/{token}/hands/{key}/edit", data={**edit, **points_data({"Anna": 40}, PLAYERS, "Anna")}),
+            client.post(f"/m/{token}/hands.json", json={"dealer": "Bruno", "points": {"Anna": 30, "Bruno": 24}}),
+        ]
+    finally:
+        context._SAVING.release()
+    for answer in refused:
+        assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+        assert "busy with other saves" in answer.get_data(as_text=True)
+    assert refused[2].is_json
+    hands = export(client, token)["hands"]
+    assert len(hands) == 1 and hands[0]["points"]["Anna"] == 31
+    assert client.post(f"/m/{token}/hands/new/points",
+                       data={**new, **points_data(hand, PLAYERS, "Bruno")}).status_code == 302
