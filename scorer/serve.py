@@ -21,6 +21,7 @@ a log line never opens a match.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import re
@@ -34,6 +35,7 @@ from typing import Any
 import click
 from waitress import serve
 
+from . import kept_poll
 from .engine.limits import MAX_SERVER_BODY_BYTES
 
 log = logging.getLogger("scorer.access")
@@ -108,7 +110,12 @@ def _app() -> Any:
 
 
 def _serve_socket(sock: socket.socket, options: dict[str, Any]) -> None:
-    serve(_app(), sockets=[sock], **options)
+    way = os.environ.get("POLL", "epoll")  # POLL=poll: kept registrations on poll(); POLL=waitress: its own
+    if way != "waitress":
+        kept_poll.install(epoll=way == "epoll")
+    app = _app()
+    gc.freeze()  # the app's own objects (modules, templates, catalogues) out of every later collection
+    serve(app, sockets=[sock], **options)
 
 
 def _reserve(host: str, port: int) -> socket.socket:
