@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 
@@ -147,3 +148,45 @@ def test_the_entry_form_after_a_save_is_the_next_hands_and_shows_the_message(cli
     assert "Hand 1 saved" in page and "<h1>Hand 2 " in page
     again = entry_page(client, token)
     assert "Hand 1 saved" not in again and "<h1>Hand 2 " in again
+
+
+def _checked_dealer(page: str) -> list[str]:
+    return re.findall(r'<input type="radio" name="dealer" id="dealer-\d" value="([^"]+)" checked>', page)
+
+
+def test_the_entry_form_is_kept_from_hand_to_hand_with_the_next_hands_number_count_and_dealer(
+        client: FlaskClient) -> None:
+    """Only the table's scorer opens the form, once a hand: kept under the match's state it was never
+    served twice. Kept across hands, each phone gets the next hand's number, count and dealer."""
+    token = start_match(client)
+    first = entry_page(client, token)
+    assert "<h1>Hand 1 " in first and _checked_dealer(first) == ["Anna"]
+    assert re.search(r'name="expected_count" type="hidden" value="0"', first)
+    for number, dealer in ((2, "Bruno"), (3, "Carla"), (4, "Anna")):
+        record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, dealer=PLAYERS[number - 2]))
+        client.get(f"/m/{token}/")  # the save's message shown on the match page
+        hits = KEPT.hits
+        page = entry_page(client, token)
+        assert KEPT.hits == hits + 1, "the form kept from the last hand"
+        assert f"<h1>Hand {number} " in page and f"Save hand {number}<" in page
+        assert re.search(rf'name="expected_count" type="hidden" value="{number - 1}"', page)
+        assert _checked_dealer(page) == [dealer]
+        assert "\x00" not in page
+    # the table chose another dealer: the next is the one after them
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, dealer="Carla"))
+    client.get(f"/m/{token}/")
+    assert _checked_dealer(entry_page(client, token)) == ["Anna"]
+
+
+def test_a_kept_entry_form_follows_the_names_of_the_match(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, names=("Anna", "Bruno", "Carla & Co"))
+    assert _checked_dealer(entry_page(client, token)) == ["Anna"]
+    hits = KEPT.hits
+    with app.app_context():
+        db = get_db()
+        row, _edit = store.find_match(db, token)
+        settings = {**row.settings, "players": ["Anna", "Bruno", "Carla & Co"], "first_dealer": "Carla & Co"}
+        db["matches"].update(row.id, {"settings": json.dumps(settings)})  # as a roster rename writes it
+    page = entry_page(client, token)
+    assert KEPT.hits == hits, "other settings: rendered anew"
+    assert _checked_dealer(page) == ["Carla &amp; Co"]

@@ -36,7 +36,18 @@ from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
 from ..storage import store
-from .context import disposition, get_db, load_club, make_pdf, pdf_turn, remember, share_codes, text_cell
+from .context import (
+    CLUBS_COOKIE,
+    disposition,
+    get_db,
+    load_club,
+    make_pdf,
+    pdf_turn,
+    recent_clubs,
+    remember,
+    share_codes,
+    text_cell,
+)
 from .context import file_name as _file_name
 from .forms import Form, MatchEndFields, choices
 from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, error_text
@@ -81,15 +92,10 @@ def club_view(token: str, *, edit: bool = False) -> ClubView:
                     club_store.seats(db, club.id))
 
 
-def _recent_clubs() -> list[str]:
-    raw = request.cookies.get("clubs", "")
-    return [t for t in raw.split(".") if t][:6]
-
-
 def remember_club(response: BaseResponse, token: str) -> BaseResponse:
     """Keep the club on this phone's start page."""
-    tokens = [token] + [t for t in _recent_clubs() if t != token]
-    response.set_cookie("clubs", ".".join(tokens[:6]), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
+    tokens = [token] + [t for t in recent_clubs() if t != token]
+    response.set_cookie(CLUBS_COOKIE, ".".join(tokens[:6]), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
     return response
 
 
@@ -101,7 +107,7 @@ def _globals() -> dict[str, Any]:
 def _match_club(match_id: int) -> tuple[str, str] | None:
     """(name, link) of the match's club, when this phone has opened the club (a match's link alone
     does not lead to its club: that would hand the club's link to whoever has the match's)."""
-    known = _recent_clubs()
+    known = recent_clubs()
     if not known:  # a phone that opened no club: no link to look up
         return None
     db = get_db()
@@ -127,7 +133,7 @@ def round_points(value: Fraction) -> str:
 def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
     """The clubs this phone has opened (for the start page)."""
     out = []
-    for token in _recent_clubs():
+    for token in recent_clubs():
         try:
             club, can_edit = club_store.find_club(get_db(), token)
         except store.NotFound:

@@ -304,6 +304,15 @@ def recent_tokens() -> list[str]:
     return [t for t in raw.split(".") if t][:RECENT]
 
 
+CLUBS_COOKIE = "clubs"
+
+
+def recent_clubs() -> list[str]:
+    """The tokens of the clubs this phone opened, newest first (its ``clubs`` cookie)."""
+    raw = request.cookies.get(CLUBS_COOKIE, "")
+    return [t for t in raw.split(".") if t][:6]
+
+
 def remember(response: BaseResponse, token: str) -> BaseResponse:
     """Keep the match on this phone's start page (a cookie of tokens, newest first)."""
     tokens = [token] + [t for t in recent_tokens() if t != token]

@@ -24,6 +24,7 @@ from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord
 from ..engine.validation import Problem
 from ..sheets import cardfaces
+from .kept import messages_here
 from .labels import (
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
@@ -68,6 +69,7 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "card_sprite": _card_sprite,
         "error_attrs": error_attrs,
         "sync_texts": sync_texts,
+        "messages_here": messages_here,
     })
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
 

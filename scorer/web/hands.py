@@ -12,11 +12,13 @@ meanwhile is a 409 that keeps what was typed.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from markupsafe import escape
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
 
@@ -74,19 +76,15 @@ def new_hand(token: str, form: str) -> Any:
     if form not in FORMS:
         abort(404)
     if request.method in ("GET", "HEAD"):  # HEAD: the page's headers, not a refused save
-        row, can_edit = load_match(token, edit=True)
-
-        def render() -> str:
-            view = match_page_view(token, edit=True, lines=0, loaded=(row, can_edit))
-            entry = _form(FORMS[form], view)
-            entry.dealer.data = view.table.next_dealer
-            entry.expected_count.data = str(view.count)
-            page, _status = _page(view, entry, None)
-            return str(page)
-
-        # the same empty form for every phone until the match changes: kept, the phone's CSRF token put in
-        return kept_page(("entry", token, form, current_language(), row.changes, row.updated_at,
-                          store.engine_version()), render)
+        view = match_page_view(token, edit=True, lines=0)
+        if form == "live":  # live.js's data holds the dealer and the count: kept until the match changes
+            return kept_page(("entry", token, form, current_language(), view.row.changes, view.row.updated_at,
+                              store.engine_version()), lambda: _empty_page(view, form, view.table.next_dealer,
+                                                                          str(view.count)))
+        # the same empty form from hand to hand: kept, the hand's number, count and dealer put in
+        page = kept_page(("entry", token, form, current_language(), _settings_key(view.row),
+                          store.engine_version()), lambda: _empty_page(view, form, None, COUNT_MARK, NUMBER_MARK))
+        return _fill_in(page, view)
     with saving_in_turn():
         view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
         return _save(view, _form(FORMS[form], view), None)
@@ -335,14 +333,18 @@ def _problem_short(problem: Problem) -> str:
     return label
 
 
-def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None) -> Any:
-    """The entry page for the form (with what went wrong, if anything)."""
+def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None, *,
+          number: str | None = None) -> Any:
+    """The entry page for the form (with what went wrong, if anything); ``number``: the hand's number as
+    the page shows it, when the caller puts it in."""
     rules = view.record.ruleset
-    if hand is None:
+    if number is not None:
+        pass
+    elif hand is None:
         seen = (form.expected_count.data or "").strip()
-        number = (int(seen) if seen.isdecimal() and len(seen) < 6 else view.count) + 1
+        number = str((int(seen) if seen.isdecimal() and len(seen) < 6 else view.count) + 1)
     else:
-        number = view.number_of(hand.key) or 0
+        number = str(view.number_of(hand.key) or 0)
     context: dict[str, Any] = {
         "view": view, "form": form, "hand": hand, "rules": rules, "number": number, "outcome": outcome,
         "problems": outcome.problems if outcome else (), "cards": _card_buttons(form),
@@ -357,6 +359,38 @@ def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: 
         template = "hand_form.html"
     status = outcome.status if outcome else 200
     return render_template(template, **context), status
+
+
+COUNT_MARK = "\x00count\x00"
+NUMBER_MARK = "\x00number\x00"
+"""Where a kept entry page has the match's count of hands and the next hand's number (strings no
+page contains)."""
+
+
+def _empty_page(view: MatchPage, form: str, dealer: str | None, count: str, number: str | None = None) -> str:
+    """The entry page for the next hand, nothing typed yet."""
+    entry = _form(FORMS[form], view)
+    entry.dealer.data = dealer
+    entry.expected_count.data = count
+    page, _status = _page(view, entry, None, number=number)
+    return str(page)
+
+
+def _fill_in(page: bytes, view: MatchPage) -> bytes:
+    """A kept entry page made this match's next hand: its number, the count it expects, the dealer."""
+    page = page.replace(COUNT_MARK.encode(), str(view.count).encode())
+    page = page.replace(NUMBER_MARK.encode(), str(view.next_number).encode())
+    dealer = view.table.next_dealer
+    if dealer in view.record.players:
+        seat = view.record.players.index(dealer)
+        choice = f'id="dealer-{seat}" value="{escape(dealer)}"'.encode()  # as _hand_parts.html's dealer_choice
+        page = page.replace(choice + b">", choice + b" checked>", 1)
+    return page
+
+
+def _settings_key(row: store.MatchRow) -> str:
+    """What the entry page shows of the match besides its hands (names, rules): part of its kept key."""
+    return json.dumps(row.settings, sort_keys=True, separators=(",", ":"))
 
 
 def _card_buttons(form: HandForm) -> list[dict[str, Any]]:

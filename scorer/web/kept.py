@@ -10,11 +10,14 @@ change makes a new key; the old rendering is never served again and ages out.
 
 What depends on the request itself (flashed messages, the phone's cookies, the CSRF token)
 is never kept: the caller renders it around the kept part every time (:func:`kept_part`),
-or the whole page is kept with its CSRF token left out and made again for each request, and
-only while no message waits for the phone (:func:`kept_page`, the entry forms).
+or the whole page is kept with marks where the phone's messages and CSRF token go, filled in
+for each request (:func:`kept_page` for the entry forms, :func:`kept_frame` for pages
+without a form).
 
-Bounded by bytes (``KEPT_PAGE_BYTES``, 32 MB a process by default; 0 keeps nothing), the
-least recently used part going first.
+Whole pages are kept as the UTF-8 bytes they are sent as (half the memory of a str with a "—" in it,
+and no encoding at each request). Bounded by bytes (``KEPT_PAGE_BYTES``, 64 MB a process by
+default; 0 keeps nothing), the least recently used part going first: a hundred club nights'
+1,200 matches take about 25 MB (a match page and an entry form, about 20 KB together).
 """
 
 from __future__ import annotations
@@ -24,24 +27,24 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from flask import current_app, request, session
+from flask import current_app, g, get_flashed_messages, request
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-DEFAULT_BYTES = 32 * 1024 * 1024
+DEFAULT_BYTES = 64 * 1024 * 1024
 
 
 class Kept:
     """A bounded store of rendered parts, least recently used out first; safe across threads."""
 
     def __init__(self) -> None:
-        self._parts: OrderedDict[Hashable, str] = OrderedDict()
+        self._parts: OrderedDict[Hashable, str | bytes] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable) -> str | None:
+    def get(self, key: Hashable) -> str | bytes | None:
         with self._lock:
             part = self._parts.get(key)
             if part is None:
@@ -51,8 +54,8 @@ class Kept:
             self.hits += 1
             return part
 
-    def put(self, key: Hashable, part: str, limit: int) -> None:
-        size = sys.getsizeof(part)  # what it takes in memory: a page with a "—" in it is two bytes a character
+    def put(self, key: Hashable, part: str | bytes, limit: int) -> None:
+        size = sys.getsizeof(part)  # what it takes in memory: a str with a "—" in it is two bytes a character
         if size > limit:
             return
         with self._lock:
@@ -97,25 +100,63 @@ def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
     limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
     full = _full(key)
     part = KEPT.get(full) if limit else None
-    if part is None:
+    if not isinstance(part, str):
         part = render()
         if limit:
             KEPT.put(full, part, limit)
     return Markup(part)
 
 
-def kept_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> str:
-    """A whole page under ``key``, the phone's own CSRF token put in; rendered (and not kept) while a
-    message waits in the session, since the page would show it."""
+def kept_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> bytes:
+    """A whole page under ``key`` (as sent: UTF-8), the phone's own messages and CSRF token put in."""
     limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
-    if not limit or session.get("_flashes"):
+    page = KEPT.get(_full(key)) if limit else None
+    if not isinstance(page, bytes):
+        token = generate_csrf()  # the one the page carries (Flask-WTF makes it once a request)
+        page = _render_marked(render).replace(token, CSRF_MARK).encode()
+        if limit:
+            KEPT.put(_full(key), page, limit)
+    return _messages_in(page).replace(CSRF_MARK.encode(), generate_csrf().encode())
+
+
+def kept_frame(key: tuple[Hashable, ...], render: Callable[[], str], *, keep: bool = True) -> bytes:
+    """A whole page without a form under ``key`` (as sent: UTF-8), the phone's own messages put in;
+    rendered and not kept when the caller says the page is the phone's own."""
+    limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
+    if not limit or not keep:
+        return render().encode()
+    page = KEPT.get(_full(key))
+    if not isinstance(page, bytes):
+        page = _render_marked(render).encode()
+        KEPT.put(_full(key), page, limit)
+    return _messages_in(page)
+
+
+FLASH_MARK = "\x00messages\x00"
+"""Where a kept page shows the phone's messages (base.html's ``messages_here()``)."""
+
+
+def _render_marked(render: Callable[[], str]) -> str:
+    """Render with :data:`FLASH_MARK` where the messages go, leaving them in the session."""
+    g.kept_render = True
+    try:
         return render()
-    full = _full(key)
-    page = KEPT.get(full)
-    if page is not None:
-        return page.replace(CSRF_MARK, generate_csrf())
-    page = render()
-    token = generate_csrf()  # the one the page carries (Flask-WTF makes it once a request)
-    if token in page:
-        KEPT.put(full, page.replace(token, CSRF_MARK), limit)
-    return page
+    finally:
+        g.kept_render = False
+
+
+def _messages_in(page: bytes) -> bytes:
+    mark = FLASH_MARK.encode()
+    return page.replace(mark, messages_html().encode(), 1) if mark in page else page
+
+
+def messages_here() -> Markup:
+    """base.html's messages: the phone's own (taken from the session), or the mark a kept page fills."""
+    return Markup(FLASH_MARK) if g.get("kept_render") else Markup(messages_html())
+
+
+def messages_html() -> str:
+    """The messages waiting for this phone, taken from the session, as the page shows them."""
+    messages: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
+    return "".join(f'<div class="flash {escape(category)}" role="status">{escape(message)}</div>'
+                   for category, message in messages)

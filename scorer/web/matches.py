@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from ..engine.errors import ScartoError
 from ..engine.records import dumps, parse_match
@@ -21,12 +22,13 @@ from .context import (
     get_db,
     load_match,
     match_page_view,
+    recent_clubs,
     recent_tokens,
     remember,
     share_codes,
 )
 from .forms import MatchForm
-from .kept import kept_part
+from .kept import kept_frame, kept_part
 from .labels import current_language, preset_table, read_error_text, switch_rows
 
 bp = Blueprint("matches", __name__)
@@ -82,12 +84,19 @@ def match_page(token: str) -> Any:
         view = match_page_view(token, page=page, loaded=(row, can_edit))
         return render_template("_match_body.html", view=view, switches=switch_rows(view.record.ruleset))
 
-    # the standings, chart and rules are the same for every phone until the match changes: kept rendered
-    body = kept_part(("match", token, page, current_language(), row.changes, row.updated_at,
-                      store.engine_version()), render)
+    # the standings, chart and rules are the same for every phone until the match changes: kept rendered,
+    # and with them the whole page for the phones it shows nothing of their own (a message, a club link)
+    key = ("match", token, page, current_language(), row.changes, row.updated_at, store.engine_version())
     title = row.settings.get("title") or _("Scarto match")
-    response = Response(render_template("match.html", title=title, match_id=row.id, body=body))
-    return remember(response, token)
+
+    keep = not recent_clubs()
+
+    def frame() -> str:  # a kept page holds its body: the body is kept apart only for the other phones
+        body = Markup(render()) if keep else kept_part(key, render)
+        return render_template("match.html", title=title, match_id=row.id, body=body)
+
+    page_bytes = kept_frame(("match page", title, *key), frame, keep=keep)
+    return remember(Response(page_bytes), token)
 
 
 @bp.get("/m/<token>/share")
