@@ -62,13 +62,19 @@ $(AXE):
 	@command -v npm >/dev/null || { echo "The accessibility tests need npm (Debian: apt-get install npm)"; exit 1; }
 	npm install --no-save --no-audit --no-fund axe-core@4
 
+# The tests run in a worker process per core (pytest-xdist; each worker has its own browser, servers
+# and temporary folders); worksteal hands a worker's queued tests to the other when it runs dry.
+# JOBS=0 runs them all in this one process, as plain `pytest` does.
+JOBS   ?= auto
+XDIST  := -n $(JOBS) --dist worksteal
+
 test: install debs $(AXE)
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST)
 
 # The quick loop: everything but the slow tests (fuzzing, crashes, load, page weight, the wheel)
 # and the browser tests.
 test-fast: install debs
-	$(PY) -m pytest -q -m "not slow and not browser"
+	$(PY) -m pytest -q $(XDIST) -m "not slow and not browser"
 
 lint: install
 	$(VENV)/bin/ruff check scorer tests bench

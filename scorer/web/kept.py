@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from flask import current_app, g, get_flashed_messages, request
+from flask import current_app, g, get_flashed_messages, request, url_for
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
@@ -91,8 +91,10 @@ CSRF_MARK = "\x00csrf\x00"
 
 def _full(key: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
     """The key with what the links in a page depend on beside the caller's: the app's database (one
-    process may serve several), the host and the path the app is served under (a proxy's prefix)."""
-    return (current_app.config.get("DATABASE"), request.host, request.script_root, *key)
+    process may serve several), the host, the path the app is served under (a proxy's prefix) and
+    the static files' version the links name (``?v=``: a page goes with the files it was made with)."""
+    return (current_app.config.get("DATABASE"), request.host, request.script_root,
+            url_for("static", filename="app.css"), *key)
 
 
 def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
