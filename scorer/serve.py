@@ -8,6 +8,8 @@ From the environment:
   process; each listens on the port with SO_REUSEPORT (the kernel spreads the connections
   evenly among them), and they share SQLite (WAL) their database.
 - THREADS: threads per process (8).
+- POLL: how waitress's loop waits on its connections: epoll (the default; registrations
+  kept, :mod:`scorer.kept_poll`), poll (kept, on poll()), waitress (its own loop).
 - CONNECTION_LIMIT (4000 per process) and CHANNEL_TIMEOUT (30 s): idle or half-open
   connections are dropped after the timeout and cannot use up the connections the phones
   need (waitress's defaults, 100 and 120 s, let 150 half-open connections lock everyone
