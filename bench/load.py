@@ -682,9 +682,12 @@ def clubs_section(reports: list[Report], command: str) -> str:
         "were not all met at any size in these runs (see the table for which)"
     reading = (
         f"The targets (p99 under 100 ms, no error, every acknowledged hand stored once) {held}. "
-        f"The server spent about {cpu_ms:.1f} ms of CPU per request, so the {cores} cores carry "
-        f"at most about {capacity:.0f} clubs at this pace when nothing else runs on the machine; the load "
-        "generator shares the same cores here, so the measured figure is the lower bound."
+        f"The server spent about {cpu_ms:.1f} ms of CPU per request (the median of the runs): the {cores} cores' "
+        f"throughput alone would answer about {capacity:.0f} clubs, but the answers stay quick only well below "
+        "that. Each process runs one thread's Python at a time (the GIL) and answers its own phones, so once "
+        "its core is busy most of the time, requests wait behind each other and the tail grows (see the cores "
+        "busy beside the p99). The load generator shares the same cores here, so the measured figure is the "
+        "lower bound."
     )
     return f"""## Club nights
 
