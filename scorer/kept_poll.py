@@ -78,7 +78,8 @@ class KeptPoll:
             events = []
         for fd, flags in events:
             obj = socket_map.get(fd)
-            if obj is None:
+            if obj is None:  # closed meanwhile (poll() says so until it is unregistered)
+                self._forget(fd)
                 continue
             self.asking.add(fd)  # whatever it did (a close too), it is asked again next round
             if obj.accepting:

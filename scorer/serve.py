@@ -129,6 +129,10 @@ def _reserve(host: str, port: int) -> socket.socket:
     other's phones queued. A socket only bound takes no connections, but holds the port's group, so a
     port in use is refused here, at the start, once.
     """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:  # without SO_REUSEPORT: refused when
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)    # anything holds the port, another
+        probe.bind((host, port))                                         # server of ours too (it would share)
+        port = probe.getsockname()[1]
     reserve = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     reserve.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     reserve.bind((host, port))

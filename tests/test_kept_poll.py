@@ -49,7 +49,8 @@ def _ask(sock: socket.socket, path: str) -> bytes:
         assert chunk, "closed before the answer"
         head += chunk
     head, _, body = head.partition(b"\r\n\r\n")
-    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length"))
     while len(body) < length:
         chunk = sock.recv(1 << 20)
         assert chunk

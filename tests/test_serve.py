@@ -168,3 +168,18 @@ def test_a_port_in_use_is_said_plainly(tmp_path: Path) -> None:
             assert "Traceback" not in done.stderr
     finally:
         taken.close()
+
+
+@pytest.mark.slow
+def test_a_second_server_on_the_same_port_is_refused_not_let_share_it(tmp_path: Path) -> None:
+    """Each process listens with SO_REUSEPORT: a second server of ours (another database, say) would
+    otherwise get half of the phones."""
+    with _Server(tmp_path / "first.sqlite", extra={"WORKERS": "2"}) as first:
+        second = _Server(tmp_path / "second.sqlite", port=first.port, extra={"WORKERS": "2"})
+        done = subprocess.run([sys.executable, "-m", "scorer.serve"], cwd=ROOT, env=second.env(),
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1
+        assert f"Cannot serve on {HOST}:{first.port}: Address already in use" in done.stderr
+        phone = Client(first.port)
+        assert phone.get("/").status == 200
+        phone.close()
