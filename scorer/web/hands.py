@@ -338,12 +338,10 @@ def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: 
     """The entry page for the form (with what went wrong, if anything); ``number``: the hand's number as
     the page shows it, when the caller puts it in."""
     rules = view.record.ruleset
-    if number is not None:
-        pass
-    elif hand is None:
+    if number is None and hand is None:
         seen = (form.expected_count.data or "").strip()
         number = str((int(seen) if seen.isdecimal() and len(seen) < 6 else view.count) + 1)
-    else:
+    elif number is None and hand is not None:
         number = str(view.number_of(hand.key) or 0)
     context: dict[str, Any] = {
         "view": view, "form": form, "hand": hand, "rules": rules, "number": number, "outcome": outcome,
