@@ -11,7 +11,9 @@ until something happens on its socket. So a connection is asked again only after
 while it is busy (a request in hand, an answer to send, a close pending: waitress's worker
 threads change only such connections) and, all of them, once every :data:`SWEEP` seconds (the
 idle timeout and shutdown mark quiet connections to be closed from the loop's own thread). A new
-connection wants to read, as waitress's own answer would say. The poll object keeps the
+connection wants to read, as waitress's own answer would say. (That holds with waitress's
+``channel_request_lookahead`` at 0, its default and ours: with requests read ahead, a worker could
+leave a connection waiting to read with a close pending, seen only at the sweep.) The poll object keeps the
 registrations (Python's ``select.poll`` holds them by descriptor, as waitress's loop did), so
 what each round hands the kernel is what waitress's loop would have.
 """
@@ -99,7 +101,7 @@ class KeptPoll:
             self.swept = now
             for fd in self.kept.keys() - socket_map.keys():
                 self._forget(fd)
-            ask: Any = socket_map.keys()
+            ask: Any = list(socket_map)  # a copy, as waitress's loop takes (a close from another thread)
         else:
             ask = list(self.asking)
         for fd in ask:

@@ -111,11 +111,15 @@ def _app() -> Any:
     return AccessLog(create_app())
 
 
+POLL_WAYS = ("epoll", "poll", "waitress")
+
+
 def _serve_socket(sock: socket.socket, options: dict[str, Any]) -> None:
     way = os.environ.get("POLL", "epoll")  # POLL=poll: kept registrations on poll(); POLL=waitress: its own
     if way != "waitress":
         kept_poll.install(epoll=way == "epoll")
     app = _app()
+    gc.collect()
     gc.freeze()  # the app's own objects (modules, templates, catalogues) out of every later collection
     serve(app, sockets=[sock], **options)
 
@@ -134,8 +138,13 @@ def _reserve(host: str, port: int) -> socket.socket:
         probe.bind((host, port))                                         # server of ours too (it would share)
         port = probe.getsockname()[1]
     reserve = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    reserve.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    reserve.bind((host, port))
+    try:
+        reserve.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the last run's closed connections
+        reserve.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # (TIME_WAIT) do not hold the port
+        reserve.bind((host, port))
+    except OSError:
+        reserve.close()
+        raise
     return reserve
 
 
@@ -146,6 +155,8 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress").addFilter(Redact())
     options = settings()
+    if os.environ.get("POLL", "epoll") not in POLL_WAYS:
+        sys.exit(f"POLL={os.environ['POLL']}: say one of {', '.join(POLL_WAYS)} (epoll unless told otherwise).")
     try:
         _app()  # the configuration checked once, before any process serves (a bad secret key stops here)
     except click.ClickException as exc:

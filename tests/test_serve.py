@@ -183,3 +183,26 @@ def test_a_second_server_on_the_same_port_is_refused_not_let_share_it(tmp_path: 
         phone = Client(first.port)
         assert phone.get("/").status == 200
         phone.close()
+
+
+def test_a_restart_finds_its_port_while_the_last_runs_connections_linger(tmp_path: Path) -> None:
+    """Connections the server closed first stay in TIME_WAIT for a minute; a listener without
+    SO_REUSEPORT (the previous version, WORKERS=1) left them, and the reserve must bind beside them."""
+    from scorer.serve import _reserve
+
+    listener = socket.create_server((HOST, 0))
+    port = listener.getsockname()[1]
+    phone = socket.create_connection((HOST, port))
+    served, _address = listener.accept()
+    served.close()  # the server closes first: its side lingers in TIME_WAIT
+    phone.recv(1)
+    phone.close()
+    listener.close()
+    _reserve(HOST, port).close()
+
+
+def test_an_unknown_poll_way_is_said_plainly(tmp_path: Path) -> None:
+    server = _Server(tmp_path / "poll.sqlite", extra={"POLL": "Epoll"})
+    done = subprocess.run([sys.executable, "-m", "scorer.serve"], cwd=ROOT, env=server.env(),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "POLL=Epoll: say one of epoll, poll, waitress" in done.stderr

@@ -108,8 +108,9 @@ def saving_in_turn() -> Iterator[None]:
     the writer lock waits for the GIL behind the others at every statement (a convoy: with 16 phones
     saving, a p99 of 114-119 ms with 8 threads against 50-59 ms with one). Queued here in turn, the
     waiting threads sleep without the GIL and each save runs through as with one thread (p99 49-54 ms),
-    while pages, assets and sheets keep the other threads. The wait is bounded as the writer lock's
-    is (the 503 page).
+    while the threads not saving serve pages, assets and sheets (saves waiting hold their threads,
+    as they did interleaved: eight saves at once still take eight). The wait is bounded as the
+    writer lock's is (the 503 page).
     """
     if not _SAVING.acquire(timeout=database.BUSY_TIMEOUT):
         raise sqlite3.OperationalError("database is locked")
