@@ -111,26 +111,28 @@ def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
 
 def kept_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> bytes:
     """A whole page under ``key`` (as sent: UTF-8), the phone's own messages and CSRF token put in."""
-    limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
-    page = KEPT.get(_full(key)) if limit else None
-    if not isinstance(page, bytes):
-        token = generate_csrf()  # the one the page carries (Flask-WTF makes it once a request)
-        page = _render_marked(render).replace(token, CSRF_MARK).encode()
-        if limit:
-            KEPT.put(_full(key), page, limit)
-    return _messages_in(page).replace(CSRF_MARK.encode(), generate_csrf().encode())
+
+    def marked() -> str:  # Flask-WTF makes one token a request: the one the page carries
+        return render().replace(generate_csrf(), CSRF_MARK)
+
+    return _whole(key, marked).replace(CSRF_MARK.encode(), generate_csrf().encode())
 
 
 def kept_frame(key: tuple[Hashable, ...], render: Callable[[], str], *, keep: bool = True) -> bytes:
     """A whole page without a form under ``key`` (as sent: UTF-8), the phone's own messages put in;
     rendered and not kept when the caller says the page is the phone's own."""
+    return _whole(key, render) if keep else render().encode()
+
+
+def _whole(key: tuple[Hashable, ...], render: Callable[[], str]) -> bytes:
+    """The kept page under ``key`` (rendered with marks and kept when it is not), its messages put in."""
     limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
-    if not limit or not keep:
-        return render().encode()
-    page = KEPT.get(_full(key))
+    full = _full(key) if limit else None
+    page = KEPT.get(full) if full is not None else None
     if not isinstance(page, bytes):
         page = _render_marked(render).encode()
-        KEPT.put(_full(key), page, limit)
+        if full is not None:
+            KEPT.put(full, page, limit)
     return _messages_in(page)
 
 
