@@ -8,6 +8,8 @@ From the environment:
   process; each listens on the port with SO_REUSEPORT (the kernel spreads the connections
   evenly among them), and they share SQLite (WAL) their database.
 - THREADS: threads per process (8).
+- The processes of one run share the pages they render (:mod:`scorer.storage.shelf`): the
+  parent marks the run (``SCARTO_KEPT_RUN``) and empties the shelf before they start.
 - POLL: how waitress's loop waits on its connections: epoll (the default; registrations
   kept, :mod:`scorer.kept_poll`), poll (kept, on poll()), waitress (its own loop).
 - CONNECTION_LIMIT (4000 per process) and CHANNEL_TIMEOUT (30 s): idle or half-open
@@ -28,6 +30,7 @@ import logging
 import os
 import re
 import resource
+import secrets
 import signal
 import socket
 import sys
@@ -39,6 +42,7 @@ from waitress import serve
 
 from . import kept_poll
 from .engine.limits import MAX_SERVER_BODY_BYTES
+from .storage import shelf
 
 log = logging.getLogger("scorer.access")
 
@@ -148,6 +152,16 @@ def _reserve(host: str, port: int) -> socket.socket:
     return reserve
 
 
+def _share_kept_pages(config: Any) -> None:
+    """The processes about to start share their rendered pages: a mark of this run (in every key on the
+    shelf, so nothing the last run's code made is served) and an empty shelf (web/kept.py)."""
+    path = shelf.shelf_path(str(config.get("DATABASE") or ""))
+    if path is None or not int(config.get("KEPT_PAGE_BYTES", 1)):
+        return
+    os.environ["SCARTO_KEPT_RUN"] = "run-" + secrets.token_hex(8)  # "run-": never read as a JSON number
+    shelf.reset(path)
+
+
 def main() -> None:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "5000"))
@@ -158,10 +172,12 @@ def main() -> None:
     if os.environ.get("POLL", "epoll") not in POLL_WAYS:
         sys.exit(f"POLL={os.environ['POLL']}: say one of {', '.join(POLL_WAYS)} (epoll unless told otherwise).")
     try:
-        _app()  # the configuration checked once, before any process serves (a bad secret key stops here)
+        checked = _app()  # the configuration checked once, before any process serves (a bad secret key stops here)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
+    if workers > 1:
+        _share_kept_pages(checked.app.config)
     try:
         reserve = _reserve(host, port) if workers > 1 else socket.create_server((host, port),
                                                                                 backlog=options["backlog"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -190,3 +191,40 @@ def test_a_kept_entry_form_follows_the_names_of_the_match(app: Flask, client: Fl
     page = entry_page(client, token)
     assert KEPT.hits == hits, "other settings: rendered anew"
     assert _checked_dealer(page) == ["Carla &amp; Co"]
+
+
+def test_the_processes_of_one_run_share_what_they_render(app: Flask, client: FlaskClient,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process (here: this one with nothing kept in memory) finds the page on the shelf
+    instead of rendering it again; another run (new code) does not."""
+    from scorer.web import kept
+
+    renders: list[str] = []
+    real = kept._render_marked
+
+    def counted(render: object) -> str:
+        renders.append("page")
+        return real(render)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kept, "_render_marked", counted)
+    app.config["KEPT_RUN"] = "run-1"
+    token = start_match(client)
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
+    client.get(f"/m/{token}/")  # the save's message: this look is the phone's own
+    first = client.get(f"/m/{token}/").get_data(as_text=True)
+    entry = client.get(f"/m/{token}/hands/new/points").get_data(as_text=True)
+    assert len(renders) == 2
+    KEPT.clear()
+    assert client.get(f"/m/{token}/").get_data(as_text=True) == first
+    assert client.get(f"/m/{token}/hands/new/points").get_data(as_text=True) == entry
+    assert len(renders) == 2, "rendered again though the shelf had it"
+    KEPT.clear()
+    app.config["KEPT_RUN"] = "run-2"
+    assert client.get(f"/m/{token}/").get_data(as_text=True) == first
+    assert len(renders) == 3
+
+
+def test_without_a_run_mark_there_is_no_shelf(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    client.get(f"/m/{token}/")
+    assert not Path(app.config["DATABASE"]).with_name("test.kept.sqlite").exists()

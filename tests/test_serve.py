@@ -4,6 +4,7 @@ malformed hosts and oversized uploads answered by the app, not by a reset or a b
 from __future__ import annotations
 
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -110,7 +111,11 @@ def test_make_run_serves_with_a_process_per_core(tmp_path: Path) -> None:
         assert len(children) == 2
         phone = Client(server.port)
         assert phone.get("/").status == 200
+        token = phone.post_json("/api/matches", points_match(2)).json()["edit_url"].rstrip("/").split("/")[-1]
+        assert phone.get(f"/m/{token}/").status == 200
         phone.close()
+        with sqlite3.connect(tmp_path / "procs.kept.sqlite") as shelf:  # what one renders, the other finds
+            assert shelf.execute("SELECT count(*) FROM pages").fetchone()[0] >= 1
     assert "with 2 processes of 8 threads" in server.output()
 
 

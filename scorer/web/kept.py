@@ -18,6 +18,12 @@ Whole pages are kept as the UTF-8 bytes they are sent as (half the memory of a s
 and no encoding at each request). Bounded by bytes (``KEPT_PAGE_BYTES``, 64 MB a process by
 default; 0 keeps nothing), the least recently used part going first: a hundred club nights'
 1,200 matches take about 25 MB (a match page and an entry form, about 20 KB together).
+
+The server's processes share what they render through the shelf (:mod:`scorer.storage.shelf`, a
+file beside the database, bounded by the same figure): a part one process does not hold is looked
+for there before it is rendered, and put there when it is. ``KEPT_RUN`` (set by scorer/serve.py
+for its processes) turns the shelf on and is part of every key on it; without it (one process,
+the tests, ``flask run``) each process renders its own.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from collections.abc import Callable, Hashable
 from flask import current_app, g, get_flashed_messages, request, url_for
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
+
+from ..storage.shelf import Shelf, digest, shelf_path
 
 DEFAULT_BYTES = 64 * 1024 * 1024
 
@@ -92,21 +100,51 @@ CSRF_MARK = "\x00csrf\x00"
 def _full(key: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
     """The key with what the links in a page depend on beside the caller's: the app's database (one
     process may serve several), the host, the path the app is served under (a proxy's prefix) and
-    the static files' version the links name (``?v=``: a page goes with the files it was made with)."""
-    return (current_app.config.get("DATABASE"), request.host, request.script_root,
-            url_for("static", filename="app.css"), *key)
+    the static files' version the links name (``?v=``: a page goes with the files it was made with);
+    and the server's run (the shelf outlives a process)."""
+    return (current_app.config.get("DATABASE"), current_app.config.get("KEPT_RUN"), request.host,
+            request.script_root, url_for("static", filename="app.css"), *key)
+
+
+_SHELVES: dict[tuple[str, int], Shelf] = {}
+_SHELVES_GUARD = threading.Lock()
+
+
+def shelf(config: dict[str, object], limit: int) -> Shelf | None:
+    """The shelf the app's processes share (None when ``KEPT_RUN`` is not set, or nothing is kept)."""
+    path = shelf_path(str(config.get("DATABASE") or "")) if config.get("KEPT_RUN") and limit else None
+    if path is None:
+        return None
+    with _SHELVES_GUARD:
+        found = _SHELVES.get((path, limit))
+        if found is None:
+            found = _SHELVES[(path, limit)] = Shelf(path, limit)
+        return found
+
+
+def _looked_up(full: tuple[Hashable, ...], limit: int, render: Callable[[], bytes]) -> bytes:
+    """What is kept under ``full``: in this process, else on the shelf, else rendered (and kept in both)."""
+    shared = shelf(current_app.config, limit)
+    name = digest(full) if shared is not None else ""
+    page = shared.get(name) if shared is not None else None
+    if page is None:
+        page = render()
+        if shared is not None:
+            shared.put(name, page)
+    KEPT.put(full, page, limit)
+    return page
 
 
 def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
     """The part under ``key``, rendered by ``render`` when it is not kept."""
     limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
-    full = _full(key)
-    part = KEPT.get(full) if limit else None
-    if not isinstance(part, str):
-        part = render()
-        if limit:
-            KEPT.put(full, part, limit)
-    return Markup(part)
+    if not limit:
+        return Markup(render())
+    full = ("part", *_full(key))
+    part = KEPT.get(full)
+    if not isinstance(part, bytes):
+        part = _looked_up(full, limit, lambda: render().encode())
+    return Markup(part.decode())
 
 
 def kept_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> bytes:
@@ -127,12 +165,12 @@ def kept_frame(key: tuple[Hashable, ...], render: Callable[[], str], *, keep: bo
 def _whole(key: tuple[Hashable, ...], render: Callable[[], str]) -> bytes:
     """The kept page under ``key`` (rendered with marks and kept when it is not), its messages put in."""
     limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
-    full = _full(key) if limit else None
-    page = KEPT.get(full) if full is not None else None
+    if not limit:
+        return _messages_in(_render_marked(render).encode())
+    full = _full(key)
+    page = KEPT.get(full)
     if not isinstance(page, bytes):
-        page = _render_marked(render).encode()
-        if full is not None:
-            KEPT.put(full, page, limit)
+        page = _looked_up(full, limit, lambda: _render_marked(render).encode())
     return _messages_in(page)
 
 

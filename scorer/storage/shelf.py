@@ -1,0 +1,128 @@
+"""Rendered pages shared by the server's processes: a bounded SQLite file beside the database.
+
+web/kept.py keeps rendered pages in each process's memory. The server runs a process per
+core and each phone's connection lands in one of them, so a page one process had rendered
+was rendered again by the other: after every saved hand, on each process's first look, and
+at a cold start every match's pages once per process (a hundred club nights: 2,400 match
+pages and 2,400 entry forms of about 3 ms each in the first seconds, when the phones all
+arrive). On the shelf, what one process rendered the others find.
+
+It is a cache: losing it loses nothing a user entered. Writes do not wait for the disk
+(``synchronous=OFF``), a write that finds the file busy is skipped, and any fault of the
+file (missing, damaged, read-only) turns the shelf off in that process with one warning:
+pages are then rendered as before. A key names everything its page depends on
+(web/kept.py) and the server's run (``KEPT_RUN``, made by scorer/serve.py at each start),
+so a page made by another version of the code is never served. Bounded by bytes: past the
+bound the oldest pages go first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+
+log = logging.getLogger("scorer")
+
+TRIM_EVERY = 64
+"""Pages a process puts on the shelf between two trims to its bound."""
+BUSY_MS = 20
+"""How long a write waits for the other processes' writes before it is skipped."""
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, page BLOB NOT NULL, size INTEGER NOT NULL)"
+
+
+def shelf_path(database: str) -> str | None:
+    """The shelf's file for a database file (``scarto.sqlite`` -> ``scarto.kept.sqlite``); None in memory."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    path = Path(database)
+    return str(path.with_name(path.stem + ".kept.sqlite"))
+
+
+def digest(key: object) -> str:
+    """A key's name on the shelf: the same in every process (``hash()`` is not), from its ``repr``."""
+    return hashlib.sha1(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Shelf:
+    """The shelf in one file, used from many threads (each its own connection) and processes."""
+
+    def __init__(self, path: str, limit: int) -> None:
+        self.path = path
+        self.limit = limit
+        self._local = threading.local()
+        self._puts = 0
+        self._guard = threading.Lock()
+        self.broken = False
+
+    def get(self, key: str) -> bytes | None:
+        row = self._run("SELECT page FROM pages WHERE key = ?", (key,), fetch=True)
+        return bytes(row[0]) if row else None
+
+    def put(self, key: str, page: bytes) -> None:
+        if len(page) > self.limit:
+            return
+        self._run("INSERT OR REPLACE INTO pages (key, page, size) VALUES (?, ?, ?)", (key, page, len(page)))
+        with self._guard:
+            self._puts += 1
+            due = self._puts % TRIM_EVERY == 0
+        if due:
+            self.trim()
+
+    def trim(self) -> None:
+        """The oldest pages off the shelf until the rest fit the bound (a replaced page counts as new)."""
+        self._run("DELETE FROM pages WHERE rowid <= (SELECT rowid FROM (SELECT rowid, SUM(size) OVER "
+                  "(ORDER BY rowid DESC) AS above FROM pages) WHERE above > ? ORDER BY rowid DESC LIMIT 1)",
+                  (self.limit,))
+
+    def _run(self, sql: str, args: tuple[object, ...], *, fetch: bool = False) -> tuple[bytes] | None:
+        if self.broken:
+            return None
+        try:
+            cursor = self._connection().execute(sql, args)
+            return cursor.fetchone() if fetch else None
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                return None  # another process is writing: this page is rendered (or kept) without the shelf
+            self._break(exc)
+        except sqlite3.Error as exc:
+            self._break(exc)
+        return None
+
+    def _connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=OFF")
+            conn.execute(_SCHEMA)
+            self._local.conn = conn
+        return conn
+
+    def _break(self, exc: sqlite3.Error) -> None:
+        if not self.broken:
+            log.warning("the shelf of rendered pages %s cannot be used (%s): pages are rendered in each "
+                        "process instead", self.path, exc)
+        self.broken = True
+
+
+def reset(path: str) -> None:
+    """An empty shelf at ``path`` as a server starts (the last run's pages would never be asked for
+    again), the file made again if it is damaged."""
+    for attempt in range(2):
+        try:
+            with sqlite3.connect(path, timeout=5, isolation_level=None) as conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute(_SCHEMA)
+                conn.execute("DELETE FROM pages")
+            conn.close()
+            return
+        except sqlite3.DatabaseError as exc:
+            if attempt or isinstance(exc, sqlite3.OperationalError):
+                log.warning("the shelf of rendered pages %s cannot be used (%s)", path, exc)
+                return
+            for suffix in ("", "-wal", "-shm"):  # damaged: it only ever held copies
+                Path(path + suffix).unlink(missing_ok=True)

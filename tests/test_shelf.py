@@ -1,0 +1,107 @@
+"""The shelf of rendered pages the server's processes share (scorer/storage/shelf.py): bounded, and a
+cache only: a fault of its file never fails a page."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from scorer.storage import shelf as shelf_module
+from scorer.storage.shelf import Shelf, digest, reset, shelf_path
+from tests.serverutil import ROOT
+
+
+def rows(path: str) -> list[str]:
+    with sqlite3.connect(path) as conn:
+        return [key for (key,) in conn.execute("SELECT key FROM pages ORDER BY rowid")]
+
+
+def test_the_shelf_sits_beside_the_database_and_not_for_one_in_memory() -> None:
+    assert shelf_path("/srv/instance/scarto.sqlite") == "/srv/instance/scarto.kept.sqlite"
+    assert shelf_path(":memory:") is None and shelf_path("") is None
+
+
+def test_a_page_put_by_one_process_is_found_by_another(tmp_path: Path) -> None:
+    path = str(tmp_path / "x.kept.sqlite")
+    Shelf(path, 10_000).put("a", b"<p>page</p>")
+    found = subprocess.run([sys.executable, "-c", "from scorer.storage.shelf import Shelf; import sys; "
+                            f"sys.stdout.buffer.write(Shelf({path!r}, 10_000).get('a'))"],
+                           cwd=ROOT, capture_output=True, check=True).stdout
+    assert found == b"<p>page</p>"
+    assert Shelf(path, 10_000).get("b") is None
+
+
+def test_a_key_has_the_same_name_in_every_process() -> None:
+    key = ("match page", "Club 1 — table 2", 3, None, "/tmp/x.sqlite")
+    other = subprocess.run([sys.executable, "-c", "from scorer.storage.shelf import digest; "
+                            f"print(digest({key!r}))"], cwd=ROOT, capture_output=True, check=True, text=True,
+                           env={"PYTHONHASHSEED": "123", "PATH": ""}).stdout.strip()
+    assert other == digest(key) and digest(key) != digest(key[:-1])
+
+
+def test_the_oldest_pages_go_first_past_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shelf_module, "TRIM_EVERY", 1)
+    path = str(tmp_path / "x.kept.sqlite")
+    shelf = Shelf(path, limit=350)
+    for name in "abcd":
+        shelf.put(name, b"x" * 100)
+    assert rows(path) == ["b", "c", "d"]  # 400 bytes past 350: the oldest went
+    shelf.put("b", b"y" * 100)  # put again: counts as new
+    shelf.put("e", b"z" * 100)
+    assert rows(path) == ["d", "b", "e"]
+    shelf.put("big", b"x" * 351)  # larger than the whole bound: not kept, nothing pushed out
+    assert rows(path) == ["d", "b", "e"]
+
+
+def test_a_write_that_finds_the_file_busy_is_skipped_not_waited_for(tmp_path: Path) -> None:
+    path = str(tmp_path / "x.kept.sqlite")
+    shelf = Shelf(path, 10_000)
+    shelf.put("a", b"one")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process in the middle of a write
+    try:
+        done = threading.Event()
+
+        def put() -> None:
+            shelf.put("b", b"two")
+            done.set()
+
+        threading.Thread(target=put).start()
+        assert done.wait(2), "the put waited for the other writer"
+        assert shelf.get("a") == b"one" and not shelf.broken  # reads go on (WAL), the shelf stays on
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert shelf.get("b") is None
+
+
+def test_a_file_that_cannot_be_used_turns_the_shelf_off_with_one_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "x.kept.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    shelf = Shelf(str(path), 10_000)
+    with caplog.at_level(logging.WARNING, logger="scorer"):
+        assert shelf.get("a") is None
+        shelf.put("a", b"page")
+        assert shelf.get("a") is None
+    assert shelf.broken
+    assert len([r for r in caplog.records if "cannot be used" in r.getMessage()]) == 1
+
+
+def test_a_start_empties_the_shelf_and_makes_a_damaged_one_again(tmp_path: Path) -> None:
+    path = str(tmp_path / "x.kept.sqlite")
+    Shelf(path, 10_000).put("a", b"last run")
+    reset(path)
+    assert rows(path) == []
+    Path(path).write_bytes(b"damaged" * 1000)
+    Path(path + "-wal").unlink(missing_ok=True)
+    reset(path)
+    shelf = Shelf(path, 10_000)
+    shelf.put("a", b"page")
+    assert shelf.get("a") == b"page" and not shelf.broken
