@@ -198,3 +198,19 @@ def test_the_forms_own_messages_come_in_the_pages_language(client: FlaskClient, 
             page_url=f"/new?lang={lang}")
         assert response.status_code == 400
         assert message in html.unescape(response.get_data(as_text=True))
+
+
+def test_the_start_page_lists_the_matches_opened_newest_first_the_cookie_sent_only_when_it_changes(
+        client: FlaskClient) -> None:
+    first, second = start_match(client), start_match(client)
+
+    def sent(path: str) -> list[str]:
+        return [c for c in client.get(path).headers.getlist("Set-Cookie") if c.startswith("recent=")]
+
+    def listed() -> list[str]:
+        cookie = client.get_cookie("recent", domain="scarto.test")
+        return cookie.value.split(".")[:2] if cookie is not None else []
+
+    assert sent(f"/m/{first}/") and listed() == [first, second]
+    assert sent(f"/m/{first}/") == []  # already the newest: a table's phones look again and again
+    assert sent(f"/m/{second}/") and listed() == [second, first]

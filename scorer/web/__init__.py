@@ -9,17 +9,21 @@ none of this module. Templates and static files are found by :mod:`scorer.resour
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import click
+from babel import Locale
 from flask import Flask, g, has_request_context, render_template, request
 from flask_babel import Babel, get_locale, get_translations
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
+from werkzeug.http import parse_accept_header
 
 from ..engine.cardnames import DEFAULT_LANGUAGE
 from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
@@ -112,6 +116,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(nights.api_bp)
     csrf.exempt(nights.api_bp)
     filters.register(app, LANGUAGES)
+    _LOCALES.update((code, Locale.parse(code)) for code in LANGUAGES)
     return app
 
 
@@ -139,13 +144,25 @@ def _install_catalogue(app: Flask) -> None:
     )
 
 
-def _locale() -> str | None:
+def _locale() -> Locale | None:
+    """The page's language: ``?lang=``, the ``lang`` cookie, else the browser's (Accept-Language).
+
+    Given as a Locale made once a language (Flask-Babel parses a code every request otherwise), the
+    browser's header read once a value (a phone sends the same one every time)."""
     if not has_request_context():  # a sheet made by the command: its language is forced
         return None
     chosen = request.args.get("lang") or request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    if chosen not in LANGUAGES:
+        chosen = _browser_language(request.headers.get("Accept-Language", ""))
+    return _LOCALES[chosen]
+
+
+_LOCALES: dict[str, Locale] = {}
+
+
+@functools.lru_cache(maxsize=256)
+def _browser_language(header: str) -> str:
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES) or "en"
 
 
 def _remember_language(response: Any) -> Any:
@@ -156,16 +173,23 @@ def _remember_language(response: Any) -> Any:
     return response
 
 
+SECURITY_HEADERS = (
+    ("Content-Security-Policy",
+     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+)
+"""Every answer's headers, unless the route set its own."""
+
+
 def _security_headers(response: Any) -> Any:
     headers = response.headers
-    headers.setdefault(
-        "Content-Security-Policy",
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    )
-    headers.setdefault("Referrer-Policy", "no-referrer")
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
+    present = {name.lower() for name, _value in headers.items()}  # one pass: a miss of `in` raises inside
+    for name, value in SECURITY_HEADERS:
+        if name.lower() not in present:
+            headers.add(name, value)
     return response
 
 

@@ -315,8 +315,12 @@ def recent_clubs() -> list[str]:
 
 
 def remember(response: BaseResponse, token: str) -> BaseResponse:
-    """Keep the match on this phone's start page (a cookie of tokens, newest first)."""
-    tokens = [token] + [t for t in recent_tokens() if t != token]
+    """Keep the match on this phone's start page (a cookie of tokens, newest first); not sent again
+    while the match is already the newest (a table's phones look at the same match all evening)."""
+    kept = recent_tokens()
+    if kept and kept[0] == token:
+        return response
+    tokens = [token] + [t for t in kept if t != token]
     response.set_cookie("recent", ".".join(tokens[:RECENT]), max_age=400 * 24 * 3600, samesite="Lax",
                         httponly=True)
     return response

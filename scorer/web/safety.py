@@ -239,6 +239,17 @@ class SmallSession(SecureCookieSessionInterface):
     the cookie, and the message with it. At most :data:`MAX_FLASHES` messages are kept, the newest.
     """
 
+    _serializers: dict[tuple[object, ...], Any] = {}
+
+    def get_signing_serializer(self, app: Flask) -> Any:
+        """Made once for a key (Flask makes one every request, and checks it by serializing ``{}``)."""
+        key = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        made = self._serializers.get(key)
+        if made is None:
+            made = super().get_signing_serializer(app)
+            self._serializers = {key: made}  # one key in use: the last one replaces any other
+        return made
+
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         flashes = session.get("_flashes")
         if flashes:
