@@ -88,8 +88,13 @@ def test_turns_are_given_in_the_order_they_were_asked_for() -> None:
     assert turns.acquire(timeout=1)
     order: list[int] = []
     threads = []
+    def take(n: int) -> None:
+        turns.acquire(timeout=10)
+        order.append(n)
+        turns.release()
+
     for n in range(8):
-        thread = threading.Thread(target=lambda n=n: (turns.acquire(timeout=10), order.append(n), turns.release()))
+        thread = threading.Thread(target=take, args=(n,))
         thread.start()
         threads.append(thread)
         deadline = time.monotonic() + 5
