@@ -85,6 +85,7 @@ bench: install debs
 	$(PY) bench/bench_web.py
 	$(PY) bench/bench_pdf.py
 	$(PY) bench/bench_scale.py
+	$(PY) bench/bench_ceiling.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules
