@@ -344,8 +344,11 @@ def section(f: dict[str, float], seconds: float, clients: int) -> str:
         "  one core (the GIL), and the one holding the writer lock waited for the GIL behind the others at every",
         "  statement: a p99 of 114-136 ms against 43-59 ms with one thread, and fewer saves a second.",
         "  The server with one thread runs beside the other, its saves measured in the same interleaved bursts.",
-        "  The two are now close, and which is lower changes from run to run on this machine: of two runs on",
-        "  2026-12-01 one met it (51 ms against 58 ms) and one did not (83 ms against 62 ms).",
+        "  The two are now close but the one thread stays ahead more often than not: of five runs on 2026-12-01,",
+        "  one met it (51 ms against 58 ms) and four did not (83 against 62, 43 against 35, 53 against 47, 79",
+        "  against 75 ms). What is left is most likely the hand-over: the next save in line is a thread that",
+        "  sleeps and has to be woken (and to take the GIL back), where the one thread goes straight on to the",
+        "  next request.",
         "- The runs share the machine with other work; the ratios within a run are the meaningful part.",
         "",
     ]
