@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.engine import records, scoring
@@ -146,3 +147,17 @@ def test_every_hand_save_waits_for_the_process_s_save_in_progress(client: FlaskC
     assert len(hands) == 1 and hands[0]["points"]["Anna"] == 31
     assert client.post(f"/m/{token}/hands/new/points",
                        data={**new, **points_data(hand, PLAYERS, "Bruno")}).status_code == 302
+
+
+def test_the_turn_is_taken_before_the_form_is_checked_and_given_back_whatever_happens(
+        app: Flask, client: FlaskClient) -> None:
+    """Taken in the view, the waiting saves' CSRF checks ran beside the save in turn; a save refused
+    (a stale token, an error page) gives the turn back like one stored."""
+    assert context.SAVES <= {rule.endpoint for rule in app.url_map.iter_rules()}  # a renamed route keeps its turn
+    order = [f.__name__ for f in app.before_request_funcs[None]]
+    assert order.index("take_save_turn") < order.index("csrf_protect")
+    token = start_match(client)
+    assert client.post(f"/m/{token}/hands/new/points", data={"csrf_token": "stale"}).status_code == 400
+    assert client.post(f"/m/{token}/hands.json", json={"dealer": "Nobody"}).status_code == 400
+    assert context._SAVING.acquire(timeout=0.01), "a refused save kept the turn"
+    context._SAVING.release()

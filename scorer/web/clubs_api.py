@@ -19,7 +19,7 @@ from ..engine.records import MatchRecord, hand_to_dict, parse_hand, parse_match
 from ..engine.scoring import score_hand
 from ..storage import clubs as club_store
 from ..storage import store
-from .context import get_db, saving_in_turn
+from .context import get_db
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 
 bp = Blueprint("clubs_api", __name__)
@@ -89,11 +89,6 @@ def add_hand(token: str) -> Any:
     A record with errors is refused (400, its problems); one with rule breaches is
     stored and marked by the judgement, as the table's pages show it.
     """
-    with saving_in_turn():
-        return _add_hand(token)
-
-
-def _add_hand(token: str) -> Any:
     db = get_db()
     try:
         row, can_edit = store.find_match(db, token)

@@ -33,7 +33,7 @@ from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.validation import Problem
 from ..storage import store
-from .context import MatchPage, entry_key, get_db, load_match, match_page_view, saving_in_turn
+from .context import MatchPage, entry_key, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .kept import kept_page
 from .labels import PROBLEM_LABELS, card_label, card_title, current_language, problem_text, read_error_text
@@ -85,9 +85,8 @@ def new_hand(token: str, form: str) -> Any:
         page = kept_page(("entry", token, form, current_language(), _settings_key(view.row),
                           store.engine_version()), lambda: _empty_page(view, form, None, COUNT_MARK, NUMBER_MARK))
         return _fill_in(page, view)
-    with saving_in_turn():
-        view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
-        return _save(view, _form(FORMS[form], view), None)
+    view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
+    return _save(view, _form(FORMS[form], view), None)
 
 
 @bp.route("/m/<token>/hands/<key>/edit", methods=["GET", "POST"])
@@ -103,8 +102,7 @@ def edit_hand(token: str, key: str) -> Any:
         entry.fill(hand.record)
         entry.version.data = str(hand.version)
         return _page(view, entry, hand)
-    with saving_in_turn():
-        return _save(view, entry, hand)
+    return _save(view, entry, hand)
 
 
 @bp.get("/m/<token>/hands/<key>/")
