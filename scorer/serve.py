@@ -178,6 +178,8 @@ def main() -> None:
         sys.exit(exc.exit_code)
     if workers > 1:
         _share_kept_pages(checked.app.config)
+    else:  # one process shares with nobody: a mark left in the environment would keep an old run's pages
+        os.environ.pop("SCARTO_KEPT_RUN", None)
     try:
         reserve = _reserve(host, port) if workers > 1 else socket.create_server((host, port),
                                                                                 backlog=options["backlog"])

@@ -218,10 +218,26 @@ def test_the_processes_of_one_run_share_what_they_render(app: Flask, client: Fla
     assert client.get(f"/m/{token}/").get_data(as_text=True) == first
     assert client.get(f"/m/{token}/hands/new/points").get_data(as_text=True) == entry
     assert len(renders) == 2, "rendered again though the shelf had it"
+    other = app.test_client()  # another phone, served from the shelf: its own token, no other phone's message
+    other_entry = other.get(f"/m/{token}/hands/new/points").get_data(as_text=True)
+    assert len(renders) == 2
+    assert csrf_token(other_entry) not in (None, csrf_token(entry)) and CSRF_MARK not in other_entry
+    record(client, token, "points", points_data({"Anna": 10, "Bruno": 60}, PLAYERS, "Bruno"))  # a message waits
+    KEPT.clear()
+    saver = flashes_text(client.get(f"/m/{token}/").get_data(as_text=True))  # its message, on a page rendered
+    assert saver and flashes_text(other.get(f"/m/{token}/").get_data(as_text=True)) == ""  # and put on the shelf
+    assert other.post(f"/m/{token}/hands/new/points", data={
+        "csrf_token": csrf_token(other_entry) or "", "expected_count": "2", "version": "", "save_anyway": "",
+        **points_data({"Anna": 30, "Bruno": 40}, PLAYERS, "Carla")}).status_code == 302
     KEPT.clear()
     app.config["KEPT_RUN"] = "run-2"
-    assert client.get(f"/m/{token}/").get_data(as_text=True) == first
-    assert len(renders) == 3
+    before = len(renders)
+    client.get(f"/m/{token}/")
+    assert len(renders) == before + 1
+
+
+def flashes_text(page: str) -> str:
+    return " ".join(re.findall(r'<div class="flash[^"]*" role="status">([^<]*)</div>', page))
 
 
 def test_without_a_run_mark_there_is_no_shelf(app: Flask, client: FlaskClient) -> None:

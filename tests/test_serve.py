@@ -114,9 +114,22 @@ def test_make_run_serves_with_a_process_per_core(tmp_path: Path) -> None:
         token = phone.post_json("/api/matches", points_match(2)).json()["edit_url"].rstrip("/").split("/")[-1]
         assert phone.get(f"/m/{token}/").status == 200
         phone.close()
-        with sqlite3.connect(tmp_path / "procs.kept.sqlite") as shelf:  # what one renders, the other finds
+        shelf = sqlite3.connect(tmp_path / "procs.kept.sqlite")  # what a process renders, for the other one
+        try:
             assert shelf.execute("SELECT count(*) FROM pages").fetchone()[0] >= 1
+        finally:
+            shelf.close()
     assert "with 2 processes of 8 threads" in server.output()
+
+
+def test_one_process_shares_nothing_whatever_the_environment_says(tmp_path: Path) -> None:
+    """A run mark left in the environment (a unit file) would keep serving an old run's pages."""
+    with _Server(tmp_path / "one.sqlite", extra={"WORKERS": "1", "SCARTO_KEPT_RUN": "run-stale"}) as server:
+        phone = Client(server.port)
+        token = phone.post_json("/api/matches", points_match(2)).json()["edit_url"].rstrip("/").split("/")[-1]
+        assert phone.get(f"/m/{token}/").status == 200
+        phone.close()
+    assert not (tmp_path / "one.kept.sqlite").exists()
 
 
 def _connections_of(pid: int, port: int) -> int:

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,11 @@ def test_a_key_has_the_same_name_in_every_process() -> None:
                             f"print(digest({key!r}))"], cwd=ROOT, capture_output=True, check=True, text=True,
                            env={"PYTHONHASHSEED": "123", "PATH": ""}).stdout.strip()
     assert other == digest(key) and digest(key) != digest(key[:-1])
+
+
+def test_a_key_that_could_name_an_address_is_refused() -> None:
+    with pytest.raises(TypeError):
+        digest(("match page", object()))
 
 
 def test_the_oldest_pages_go_first_past_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,6 +98,21 @@ def test_a_file_that_cannot_be_used_turns_the_shelf_off_with_one_warning(
         assert shelf.get("a") is None
     assert shelf.broken
     assert len([r for r in caplog.records if "cannot be used" in r.getMessage()]) == 1
+
+
+def test_after_a_fault_the_shelf_is_tried_again_a_while_later(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "x.kept.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    shelf = Shelf(str(path), 10_000)
+    monkeypatch.setattr(shelf_module, "RETRY_AFTER", 0.2)
+    shelf.put("a", b"page")
+    assert shelf.broken
+    path.unlink()  # mended (a disk that was full has room again)
+    shelf.put("a", b"page")
+    assert shelf.get("a") is None  # still left alone
+    time.sleep(0.25)
+    shelf.put("a", b"page")
+    assert shelf.get("a") == b"page" and not shelf.broken
 
 
 def test_a_start_empties_the_shelf_and_makes_a_damaged_one_again(tmp_path: Path) -> None:

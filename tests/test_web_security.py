@@ -492,3 +492,15 @@ def test_no_token_in_the_access_log(world: World, app: Flask, caplog: pytest.Log
     for secret in (world.edit, world.view, world.blob[:40]):
         assert not any(secret in line for line in lines), lines
     assert lines[0].startswith("GET /m/…/ 200")
+
+
+def test_a_long_accept_language_is_read_but_not_kept(client: FlaskClient) -> None:
+    """The browser's header is kept parsed, for the phones that send the same one again; a long one
+    (a hostile client sending many) is read each time, not kept."""
+    from scorer.web import _browser_language
+
+    before = _browser_language.cache_info().currsize
+    header = "de;q=0.9, " + ", ".join(f"x{i};q=0.1" for i in range(300))
+    assert 'lang="de"' in client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert _browser_language.cache_info().currsize == before
+    assert 'lang="fi"' in client.get("/", headers={"Accept-Language": "fi, en;q=0.5"}).get_data(as_text=True)

@@ -9,8 +9,8 @@ arrive). On the shelf, what one process rendered the others find.
 
 It is a cache: losing it loses nothing a user entered. Writes do not wait for the disk
 (``synchronous=OFF``), a write that finds the file busy is skipped, and any fault of the
-file (missing, damaged, read-only) turns the shelf off in that process with one warning:
-pages are then rendered as before. A key names everything its page depends on
+file (missing, damaged, read-only, a disk full) turns the shelf off in that process for a
+minute with a warning: pages are then rendered as before. A key names everything its page depends on
 (web/kept.py) and the server's run (``KEPT_RUN``, made by scorer/serve.py at each start),
 so a page made by another version of the code is never served. Bounded by bytes: past the
 bound the oldest pages go first.
@@ -22,6 +22,7 @@ import hashlib
 import logging
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 log = logging.getLogger("scorer")
@@ -31,7 +32,11 @@ TRIM_EVERY = 64
 BUSY_MS = 20
 """How long a write waits for the other processes' writes before it is skipped."""
 
-_SCHEMA = "CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, page BLOB NOT NULL, size INTEGER NOT NULL)"
+RETRY_AFTER = 60.0
+"""Seconds a process leaves the shelf alone after a fault of its file (a disk full, no descriptor left)."""
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, size INTEGER NOT NULL, page BLOB NOT NULL)"
+"""The size before the page: a trim reads the sizes without walking every page's overflow pages."""
 
 
 def shelf_path(database: str) -> str | None:
@@ -42,9 +47,16 @@ def shelf_path(database: str) -> str | None:
     return str(path.with_name(path.stem + ".kept.sqlite"))
 
 
-def digest(key: object) -> str:
+KEY_PARTS = (str, int, float, type(None))
+"""What a key on the shelf may hold: their ``repr`` is the same in every process (an object's may name
+its address)."""
+
+
+def digest(key: tuple[object, ...]) -> str:
     """A key's name on the shelf: the same in every process (``hash()`` is not), from its ``repr``."""
-    return hashlib.sha1(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
+    if not all(isinstance(part, KEY_PARTS) for part in key):
+        raise TypeError(f"a key on the shelf holds only strings, numbers and None: {key!r}")
+    return hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Shelf:
@@ -56,7 +68,7 @@ class Shelf:
         self._local = threading.local()
         self._puts = 0
         self._guard = threading.Lock()
-        self.broken = False
+        self._broken_until = 0.0
 
     def get(self, key: str) -> bytes | None:
         row = self._run("SELECT page FROM pages WHERE key = ?", (key,), fetch=True)
@@ -65,7 +77,7 @@ class Shelf:
     def put(self, key: str, page: bytes) -> None:
         if len(page) > self.limit:
             return
-        self._run("INSERT OR REPLACE INTO pages (key, page, size) VALUES (?, ?, ?)", (key, page, len(page)))
+        self._run("INSERT OR REPLACE INTO pages (key, size, page) VALUES (?, ?, ?)", (key, len(page), page))
         with self._guard:
             self._puts += 1
             due = self._puts % TRIM_EVERY == 0
@@ -77,6 +89,11 @@ class Shelf:
         self._run("DELETE FROM pages WHERE rowid <= (SELECT rowid FROM (SELECT rowid, SUM(size) OVER "
                   "(ORDER BY rowid DESC) AS above FROM pages) WHERE above > ? ORDER BY rowid DESC LIMIT 1)",
                   (self.limit,))
+
+    @property
+    def broken(self) -> bool:
+        """Left alone for now after a fault of its file (tried again :data:`RETRY_AFTER` seconds later)."""
+        return time.monotonic() < self._broken_until
 
     def _run(self, sql: str, args: tuple[object, ...], *, fetch: bool = False) -> tuple[bytes] | None:
         if self.broken:
@@ -105,8 +122,12 @@ class Shelf:
     def _break(self, exc: sqlite3.Error) -> None:
         if not self.broken:
             log.warning("the shelf of rendered pages %s cannot be used (%s): pages are rendered in each "
-                        "process instead", self.path, exc)
-        self.broken = True
+                        "process for the next %.0f s", self.path, exc, RETRY_AFTER)
+        self._broken_until = time.monotonic() + RETRY_AFTER
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:  # made again at the next try (the file may have been replaced)
+            self._local.conn = None
+            conn.close()
 
 
 def reset(path: str) -> None:
@@ -114,11 +135,13 @@ def reset(path: str) -> None:
     again), the file made again if it is damaged."""
     for attempt in range(2):
         try:
-            with sqlite3.connect(path, timeout=5, isolation_level=None) as conn:
+            conn = sqlite3.connect(path, timeout=5, isolation_level=None)
+            try:
                 conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("DROP TABLE IF EXISTS pages")  # its columns as this version has them
                 conn.execute(_SCHEMA)
-                conn.execute("DELETE FROM pages")
-            conn.close()
+            finally:
+                conn.close()
             return
         except sqlite3.DatabaseError as exc:
             if attempt or isinstance(exc, sqlite3.OperationalError):

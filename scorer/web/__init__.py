@@ -32,7 +32,7 @@ from ..resources import STATIC, TEMPLATES, TRANSLATIONS
 from ..storage import db as database
 from ..storage import store
 from . import filters, safety
-from .context import close_db, get_db, wants_json
+from .context import close_db, end_save_turn, get_db, take_save_turn, wants_json
 
 __all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATIONS", "create_app", "get_db"]
 
@@ -84,6 +84,8 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         database.migrate(db)
         db.conn.close()
 
+    app.before_request(take_save_turn)  # ahead of the CSRF check (context.take_save_turn says why)
+    app.teardown_request(end_save_turn)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_locale)
     _install_catalogue(app)
@@ -116,7 +118,6 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(nights.api_bp)
     csrf.exempt(nights.api_bp)
     filters.register(app, LANGUAGES)
-    _LOCALES.update((code, Locale.parse(code)) for code in LANGUAGES)
     return app
 
 
@@ -153,16 +154,19 @@ def _locale() -> Locale | None:
         return None
     chosen = request.args.get("lang") or request.cookies.get("lang")
     if chosen not in LANGUAGES:
-        chosen = _browser_language(request.headers.get("Accept-Language", ""))
+        header = request.headers.get("Accept-Language", "")
+        chosen = _browser_language(header) if len(header) <= 200 else _best_language(header)  # a bounded cache
     return _LOCALES[chosen]
 
 
-_LOCALES: dict[str, Locale] = {}
+_LOCALES = {code: Locale.parse(code) for code in LANGUAGES}
 
 
-@functools.lru_cache(maxsize=256)
-def _browser_language(header: str) -> str:
+def _best_language(header: str) -> str:
     return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES) or "en"
+
+
+_browser_language = functools.lru_cache(maxsize=256)(_best_language)
 
 
 def _remember_language(response: Any) -> Any:

@@ -239,7 +239,9 @@ class SmallSession(SecureCookieSessionInterface):
     the cookie, and the message with it. At most :data:`MAX_FLASHES` messages are kept, the newest.
     """
 
-    _serializers: dict[tuple[object, ...], Any] = {}
+    def __init__(self) -> None:
+        super().__init__()
+        self._serializers: dict[tuple[object, ...], Any] = {}
 
     def get_signing_serializer(self, app: Flask) -> Any:
         """Made once for a key (Flask makes one every request, and checks it by serializing ``{}``)."""
