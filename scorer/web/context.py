@@ -327,7 +327,8 @@ def recent_clubs() -> list[str]:
 
 def remember(response: BaseResponse, token: str) -> BaseResponse:
     """Keep the match on this phone's start page (a cookie of tokens, newest first); not sent again
-    while the match is already the newest (a table's phones look at the same match all evening)."""
+    while the match is already the newest (a table's phones look at the same match all evening), so
+    its 400 days run from the last time the list changed."""
     kept = recent_tokens()
     if kept and kept[0] == token:
         return response
