@@ -25,6 +25,9 @@
     if (document.hidden) return;
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(stateUrl, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (res) {
+      // the server answered: entries still waiting are sent (the `online` event's try may have come
+      // before the connection really worked, and it is not made again)
+      if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
       if (res.status === 304) return null;
       if (!res.ok) return null;
       var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
@@ -173,7 +176,7 @@
     ask({ type: "warm", urls: urls });
   }
 
-  window.addEventListener("online", function () { ask({ type: "flush" }).then(update); });
+  window.addEventListener("online", function () { every = 3000; ask({ type: "flush" }).then(update); poll(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   if (sw) {
     sw.addEventListener("message", function (event) { if (event.data && event.data.type === "queue") update(); });

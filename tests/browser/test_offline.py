@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from scorer.storage import db as database
+from scorer.web import context as web_context
 from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS
 from tests.browser.handflows import new_match, new_match_links, stored_hands, tricks_as_played
 from tests.seed import dealt_by
@@ -167,6 +169,32 @@ def test_offline_the_match_opens_marked_and_hands_in_all_four_forms_are_sent_onc
     page.reload()
     expect(page.locator("table.standings tbody tr")).to_have_count(4)
     assert len(stored_hands(page, match_url)) == 4
+
+
+def test_entries_still_waiting_are_sent_once_the_server_answers_even_if_the_online_try_failed(
+        page: Any, live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``online`` event's try can fail (the connection not really back yet: seen in CI under load;
+    here the server busy with another save, a 503): the next answer from the server (the page's poll)
+    sends the entries instead of leaving them waiting until the next time the phone goes offline."""
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    page.context.set_offline(True)
+    page.reload()
+    page.locator("#record-points").click()
+    page.locator("#points_0").fill("31")
+    page.locator("#points_1").fill("22")
+    page.locator("#save").click()
+    expect(waiting(page)).to_have_count(1)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.1)
+    assert web_context._SAVING.acquire(timeout=1)  # the live server's process is this one: its saves answer 503
+    try:
+        page.context.set_offline(False)  # the online try (and Background Sync's) get the 503
+        page.wait_for_timeout(1500)
+        assert stored_hands(page, match_url) == [] and waiting(page).count() == 1
+    finally:
+        web_context._SAVING.release()
+    expect(page.locator("#waiting")).to_have_count(0, timeout=10000)  # the poll, every 3 s: then sent
+    assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31]
 
 
 def test_a_save_whose_answer_was_lost_is_sent_again_and_stored_once(page: Any, live_server: str) -> None:
