@@ -23,7 +23,6 @@ import asyncio
 import datetime
 import os
 import platform
-import resource
 import sys
 import tempfile
 import time
@@ -37,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.load import percentile, wrap  # noqa: E402
 from bench.paced import AsyncPhone, Failed  # noqa: E402
 from bench.results import replace_section  # noqa: E402
+from scorer.serve import raise_file_limit  # noqa: E402
 from tests.serverutil import Client, Server  # noqa: E402
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -96,10 +96,7 @@ async def _step(port: int, paths: list[str], rate: int, seconds: float,
 
 
 def run(rates: tuple[int, ...] = RATES, seconds: float = SECONDS) -> list[Step]:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = 16384 if hard == resource.RLIM_INFINITY else min(hard, 16384)
-    if soft != resource.RLIM_INFINITY and soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    raise_file_limit()  # a connection a phone, as the server's
     steps = []
     with tempfile.TemporaryDirectory(prefix="scarto-ceiling-") as scratch:
         server = OneProcess(Path(scratch) / "ceiling.sqlite").start()

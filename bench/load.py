@@ -65,6 +65,7 @@ from scorer.engine.numbers import fraction_text  # noqa: E402
 from scorer.engine.records import HandRecord  # noqa: E402
 from scorer.engine.rulesets import PRESETS, Ruleset  # noqa: E402
 from scorer.engine.simulation import NAMES, captured_form, card_points, honours_form, simulate_hand  # noqa: E402
+from scorer.serve import raise_file_limit  # noqa: E402
 from tests.serverutil import Answer, Client, Server, csrf_token, hidden  # noqa: E402
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -572,10 +573,7 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
     """
     load_before = os.getloadavg()[0]
     tables = clubs * TABLES_PER_CLUB
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a connection a phone: 3,600 at 100 clubs
-    wanted = 16384 if hard == resource.RLIM_INFINITY else min(hard, 16384)
-    if soft != resource.RLIM_INFINITY and soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    raise_file_limit()  # a connection a phone, as the server's
     with tempfile.TemporaryDirectory(prefix="scarto-clubs-") as scratch:
         base = Path(folder or scratch)
         server = Server(base / "clubs.sqlite")

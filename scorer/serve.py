@@ -87,13 +87,20 @@ class AccessLog:
                      seen.get("status", "-"), seen.get("length", "-"), 1000 * (time.perf_counter() - start))
 
 
-def settings() -> dict[str, Any]:
-    """waitress's settings from the environment (see the module's docstring)."""
+def raise_file_limit() -> int:
+    """This process's limit of open files raised to 16,384 (or the hard limit) and returned: a phone
+    keeps a connection open, and a hundred club nights are 3,600 phones (systemd's default is 1,024)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = 16384 if hard == resource.RLIM_INFINITY else min(hard, 16384)
-    if soft != resource.RLIM_INFINITY and soft < wanted:  # systemd's default soft limit is 1,024
+    if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
         soft = wanted
+    return soft
+
+
+def settings() -> dict[str, Any]:
+    """waitress's settings from the environment (see the module's docstring)."""
+    soft = raise_file_limit()
     limit = int(os.environ.get("CONNECTION_LIMIT", "4000"))
     if soft != resource.RLIM_INFINITY:
         limit = min(limit, max(10, soft - 50))  # leave descriptors for the database and the PDF workers
