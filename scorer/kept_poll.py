@@ -16,17 +16,28 @@ connection wants to read, as waitress's own answer would say. (That holds with w
 leave a connection waiting to read with a close pending, seen only at the sweep.) The poll object keeps the
 registrations (Python's ``select.poll`` holds them by descriptor, as waitress's loop did), so
 what each round hands the kernel is what waitress's loop would have.
+
+A connection whose request is with a worker thread wants nothing from the loop (waitress's
+``readable`` and ``writable`` both say no) until that worker is done with it, and a worker says so
+the one way waitress has: it pulls the server's trigger, which wakes the loop. So such a
+connection is not asked every round, which made each round cost as many questions as requests
+were waiting (at the knee of a process's load, hundreds: the queue grew the loop's work, which
+grew the queue): the worker names it as it pulls the trigger (:func:`_pull_trigger`), and only
+then is it asked.
 """
 
 from __future__ import annotations
 
 import select
+import threading
 import time
+from collections import deque
 from errno import EINTR
 from typing import Any
 
 from waitress import wasyncore
 from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
 
 SWEEP = 1.0
 """Seconds between two rounds that ask every connection (a timeout closes at most this late)."""
@@ -68,6 +79,8 @@ class KeptPoll:
         self.asking: set[int] = set()  # asked every round: busy, just had an event, or not a connection
         self.swept = 0.0
         self.accepted = False
+        self.touched: deque[int | None] = deque()  # named by workers as they pull the trigger
+        _watch_workers(self)
 
     def __call__(self, timeout: float | None = 0.0, map: dict[int, Any] | None = None) -> None:  # noqa: A002
         socket_map = wasyncore.socket_map if map is None else map
@@ -97,6 +110,11 @@ class KeptPoll:
         if sweep or self.accepted:
             self.accepted = False
             self.asking.update(socket_map.keys() - self.kept.keys())  # opened since the last look
+        touched = self.touched
+        while touched:  # popleft: a worker may append meanwhile (deque's ends are thread-safe)
+            fd = touched.popleft()
+            if fd is not None:
+                self.asking.add(fd)
         if sweep:
             self.swept = now
             for fd in self.kept.keys() - socket_map.keys():
@@ -110,8 +128,8 @@ class KeptPoll:
                 self._forget(fd)
                 continue
             flags = _flags(obj)
-            if flags == _WAITING and isinstance(obj, HTTPChannel):
-                self.asking.discard(fd)  # quiet until its socket has something
+            if (flags == _WAITING or not flags) and isinstance(obj, HTTPChannel):
+                self.asking.discard(fd)  # quiet until its socket has something, or its worker is done
             else:
                 self.asking.add(fd)
             kept = self.kept.get(fd)
@@ -138,6 +156,41 @@ def _flags(obj: Any) -> int:
     if obj.writable() and not obj.accepting:  # accepting sockets should not be writable
         flags |= select.POLLOUT
     return flags
+
+
+_serving = threading.local()
+"""The connection a worker thread is serving (waitress's ``HTTPChannel.service``), if any."""
+_watching: list[KeptPoll] = []
+"""The kept poll the workers name their connections to (the last one made: a process has one)."""
+_service = HTTPChannel.service
+
+
+def _served(channel: HTTPChannel) -> None:
+    """``HTTPChannel.service``, with the connection known to the thread while it runs."""
+    _serving.channel = channel
+    try:
+        _service(channel)
+    finally:
+        _serving.channel = None
+
+
+def _pull_trigger(server: BaseWSGIServer) -> None:
+    """``BaseWSGIServer.pull_trigger``: a worker names the connection it changed, then wakes the loop.
+
+    waitress's worker pulls it after every change the loop has to see (an answer to send, the
+    request done, a close to make), as the last thing it does to the connection."""
+    channel = getattr(_serving, "channel", None)
+    if channel is not None and _watching:
+        _watching[-1].touched.append(channel._fileno)
+    server.trigger.pull_trigger()
+
+
+def _watch_workers(poll: KeptPoll) -> None:
+    """Have waitress's workers name their connections to ``poll`` (the classes patched once)."""
+    _watching[:] = [poll]
+    if HTTPChannel.service is not _served:
+        HTTPChannel.service = _served
+        BaseWSGIServer.pull_trigger = _pull_trigger
 
 
 def install(*, epoll: bool = hasattr(select, "epoll")) -> None:

@@ -1,6 +1,7 @@
 """waitress's loop with kept registrations (scorer/kept_poll.py) serves as waitress's own does:
 many kept-alive connections in any order, answers larger than a socket takes at once, idle
-connections closed after the timeout, and closed ones forgotten."""
+connections closed after the timeout, and closed ones forgotten; a connection whose request is
+with a worker is asked again when that worker is done, not at every round of the loop."""
 
 from __future__ import annotations
 
@@ -21,8 +22,14 @@ BIG = 24 * 1024 * 1024
 """More than the sockets between server and client hold: the server has to wait to write the rest."""
 
 
+HELD = threading.Event()
+"""``/held`` answers once this is set (a request that keeps its worker busy meanwhile)."""
+
+
 def _app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
     path = environ["PATH_INFO"]
+    if path == "/held":
+        HELD.wait(10)
     body = b"x" * BIG if path == "/big" else path.encode()
     start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
     return [body]
@@ -104,3 +111,49 @@ def test_a_closed_connection_makes_room_for_the_next(server: Any) -> None:
     for n in range(30):  # descriptors are reused: each new connection must be asked as itself
         with socket.create_connection(("127.0.0.1", port), timeout=10) as phone:
             assert _ask(phone, f"/{n}") == f"/{n}".encode()
+
+
+def test_the_next_request_on_a_connection_is_read_when_its_worker_is_done_not_at_the_sweep(
+        server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kept_poll, "SWEEP", 30.0)  # a connection forgotten would wait that long
+    with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as phone:
+        for n in range(20):
+            started = time.monotonic()
+            assert _ask(phone, f"/{n}") == f"/{n}".encode()
+            assert time.monotonic() - started < 2, f"request {n} waited for the sweep"
+
+
+def test_connections_with_a_worker_are_not_asked_at_every_round(
+        server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kept_poll, "SWEEP", 30.0)
+    asked: list[Any] = []
+    flags = kept_poll._flags
+    monkeypatch.setattr(kept_poll, "_flags", lambda obj: asked.append(obj) or flags(obj))
+    port = server.effective_port
+    HELD.clear()
+    held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]  # 3 of the 4 workers
+    try:
+        for phone in held:
+            phone.sendall(b"GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+        time.sleep(0.3)  # read and handed to the workers
+        busy = {id(obj) for obj in server._map.values() if getattr(obj, "requests", None)}
+        assert len(busy) == 3
+        asked.clear()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as other:
+            for n in range(40):  # each a few rounds of the loop
+                assert _ask(other, f"/{n}") == f"/{n}".encode()
+        assert sum(id(obj) in busy for obj in asked) <= 3, "the busy connections were asked round after round"
+        HELD.set()
+        for phone in held:  # each answered, and its next request read, once its worker is done
+            received = b""
+            while not received.endswith(b"/held"):
+                chunk = phone.recv(4096)
+                assert chunk, "closed before the answer"
+                received += chunk
+            started = time.monotonic()
+            assert _ask(phone, "/then") == b"/then"
+            assert time.monotonic() - started < 2
+    finally:
+        HELD.set()
+        for phone in held:
+            phone.close()
