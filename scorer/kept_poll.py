@@ -80,10 +80,14 @@ class KeptPoll:
         self.swept = 0.0
         self.accepted = False
         self.touched: deque[int | None] = deque()  # named by workers as they pull the trigger
-        _watch_workers(self)
+        self.watched: dict[int, Any] | None = None  # the socket map its workers name connections for
+        _watch_workers()
 
     def __call__(self, timeout: float | None = 0.0, map: dict[int, Any] | None = None) -> None:  # noqa: A002
         socket_map = wasyncore.socket_map if map is None else map
+        if self.watched is not socket_map:  # the workers of this map's server name their connections to it
+            self.watched = socket_map
+            _WATCHING[id(socket_map)] = self
         self._update(socket_map)
         try:
             events = self.pollster.poll(None if timeout is None else int(timeout * 1000))
@@ -160,18 +164,37 @@ def _flags(obj: Any) -> int:
 
 _serving = threading.local()
 """The connection a worker thread is serving (waitress's ``HTTPChannel.service``), if any."""
-_watching: list[KeptPoll] = []
-"""The kept poll the workers name their connections to (the last one made: a process has one)."""
+_WATCHING: dict[int, KeptPoll] = {}
+"""The kept poll running each socket map, by the map's id: a server's workers name their connections to
+the loop of their own server's map (waitress's own loop has none: nothing is kept for it)."""
 _service = HTTPChannel.service
 
 
+def _name(server: Any, fd: int | None) -> None:
+    """Tell the kept poll of ``server``'s map to ask ``fd`` at its next round."""
+    poll = _WATCHING.get(id(server._map))
+    if poll is not None and fd is not None:
+        poll.touched.append(fd)
+
+
 def _served(channel: HTTPChannel) -> None:
-    """``HTTPChannel.service``, with the connection known to the thread while it runs."""
+    """``HTTPChannel.service``, with the connection known to the thread while it runs.
+
+    A connection the worker closed itself (a failed send) is named too, as its descriptor may be
+    given to the next connection (known to the loop only as the one it had); and when ``service``
+    fails after changing the connection, the loop is woken to see it."""
+    fd = channel._fileno
     _serving.channel = channel
     try:
         _service(channel)
+    except BaseException:
+        _name(channel.server, fd)
+        channel.server.trigger.pull_trigger()
+        raise
     finally:
         _serving.channel = None
+        if channel._fileno != fd:
+            _name(channel.server, fd)
 
 
 def _pull_trigger(server: BaseWSGIServer) -> None:
@@ -180,14 +203,13 @@ def _pull_trigger(server: BaseWSGIServer) -> None:
     waitress's worker pulls it after every change the loop has to see (an answer to send, the
     request done, a close to make), as the last thing it does to the connection."""
     channel = getattr(_serving, "channel", None)
-    if channel is not None and _watching:
-        _watching[-1].touched.append(channel._fileno)
+    if channel is not None:
+        _name(server, channel._fileno)
     server.trigger.pull_trigger()
 
 
-def _watch_workers(poll: KeptPoll) -> None:
-    """Have waitress's workers name their connections to ``poll`` (the classes patched once)."""
-    _watching[:] = [poll]
+def _watch_workers() -> None:
+    """Have waitress's workers name their connections to the kept polls (the classes patched once)."""
     if HTTPChannel.service is not _served:
         HTTPChannel.service = _served
         BaseWSGIServer.pull_trigger = _pull_trigger

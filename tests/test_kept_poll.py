@@ -128,7 +128,12 @@ def test_connections_with_a_worker_are_not_asked_at_every_round(
     monkeypatch.setattr(kept_poll, "SWEEP", 30.0)
     asked: list[Any] = []
     flags = kept_poll._flags
-    monkeypatch.setattr(kept_poll, "_flags", lambda obj: asked.append(obj) or flags(obj))
+
+    def asking(obj: Any) -> int:
+        asked.append(obj)
+        return flags(obj)
+
+    monkeypatch.setattr(kept_poll, "_flags", asking)
     port = server.effective_port
     HELD.clear()
     held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]  # 3 of the 4 workers
@@ -157,3 +162,22 @@ def test_connections_with_a_worker_are_not_asked_at_every_round(
         HELD.set()
         for phone in held:
             phone.close()
+
+
+def test_a_connection_its_worker_closed_is_named_for_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed send closes the socket in the worker; the descriptor may go to the next connection,
+    which the loop must then ask as itself."""
+    poll = kept_poll.KeptPoll(epoll=False)
+    socket_map: dict[int, Any] = {}
+    poll(0.0, socket_map)  # the loop's first round: the map's workers name their connections to it
+
+    class Channel:
+        _fileno: int | None = 97
+        server = type("Server", (), {"_map": socket_map})()
+
+    def closing(channel: Any) -> None:
+        channel._fileno = None
+
+    monkeypatch.setattr(kept_poll, "_service", closing)
+    kept_poll._served(Channel())  # type: ignore[arg-type]
+    assert list(poll.touched) == [97]
