@@ -406,3 +406,23 @@ def test_the_sheets_are_printed_in_each_language(client: FlaskClient, seeded: tu
     assert WHO_PAYS[language] in sheet and REVOKE[language] in sheet
     assert COUNT[language] in audit and REVOKE[language] in audit
     assert sorted(m for m in english_messages(language) if m in sheet or m in audit) == []
+
+
+def test_a_sheet_in_another_language_within_a_page_gets_its_words_and_the_page_keeps_its_own(
+        client: FlaskClient) -> None:
+    """The templates' catalogue is kept for the request (scorer/web _catalogue): a forced language
+    (a sheet in the match's language) must get its own, and the page its own again after."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    say = '{{ _("Total") }}'
+    with client.application.test_request_context("/?lang=en"):
+        assert render_template_string(say) == "Total"
+        for language, word in (("it", "Totale"), ("de", "Gesamt"), ("it", "Totale")):
+            with force_locale(language):
+                assert render_template_string(say) == word
+            assert render_template_string(say) == "Total"
+    with client.application.test_request_context("/?lang=fi"):
+        with force_locale("de"):  # forced before the page's first string
+            assert render_template_string(say) == "Gesamt"
+        assert render_template_string(say) == "Yhteensä"

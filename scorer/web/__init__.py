@@ -124,13 +124,24 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
 
 
 def _catalogue() -> Any:
-    """The page's catalogue, looked up once a request and language (Flask-Babel's template functions
-    turn the locale into its name and look its catalogue up again for every string, some fifty a
-    page); a sheet made in another language (``force_locale``) gets that language's."""
+    """The page's catalogue, looked up once a request and language.
+
+    Flask-Babel's template functions turn the locale into its name and look its catalogue up again
+    for every string (some fifty a page), and even asking it for the locale goes through Flask's
+    proxies several times: together a third of a match page's render. So the catalogue is kept
+    on ``g`` with the locale it is for, and given again while Flask-Babel's locale for the request
+    is still that same object (read where Flask-Babel keeps it; if that changed, the slow way is
+    taken every time, with the same result). A sheet made in another language (``force_locale``
+    sets a locale of its own) gets that language's."""
+    try:
+        here = g._get_current_object().__dict__
+    except RuntimeError:  # outside an app context: Flask-Babel's answer (the default catalogue)
+        return get_translations()
+    kept = here.get("catalogue")
+    if kept is not None and kept[0] is getattr(here.get("_flask_babel"), "babel_locale", None):
+        return kept[1]
     locale = get_locale()
-    kept = g.get("catalogue")
-    if kept is None or kept[0] is not locale:
-        kept = g.catalogue = (locale, get_translations())
+    kept = here["catalogue"] = (locale, get_translations())
     return kept[1]
 
 
