@@ -76,7 +76,7 @@ class KeptPoll:
     def __init__(self, *, epoll: bool = hasattr(select, "epoll")) -> None:
         self.pollster: Any = _Epoll() if epoll else select.poll()
         self.kept: dict[int, tuple[Any, int]] = {}  # descriptor: (its dispatcher, the flags registered)
-        self.asking: set[int] = set()  # asked every round: busy, just had an event, or not a connection
+        self.asking: set[int] = set()  # asked next round: had an event, named by a worker, writing, or not a connection
         self.swept = 0.0
         self.accepted = False
         self.touched: deque[int | None] = deque()  # named by workers as they pull the trigger
