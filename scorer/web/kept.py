@@ -106,20 +106,22 @@ def _full(key: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
             request.script_root, url_for("static", filename="app.css"), *key)
 
 
-_SHELVES: dict[tuple[str, int], Shelf] = {}
+_SHELVES: dict[tuple[str, int], Shelf | None] = {}
 _SHELVES_GUARD = threading.Lock()
 
 
 def shelf(config: dict[str, object], limit: int) -> Shelf | None:
-    """The shelf the app's processes share (None when ``KEPT_RUN`` is not set, or nothing is kept)."""
-    path = shelf_path(str(config.get("DATABASE") or "")) if config.get("KEPT_RUN") and limit else None
-    if path is None:
+    """The shelf the app's processes share (None when ``KEPT_RUN`` is not set, or nothing is kept);
+    found by the database's name at each page rendered, made (its file's path worked out) once."""
+    if not config.get("KEPT_RUN") or not limit:
         return None
-    with _SHELVES_GUARD:
-        found = _SHELVES.get((path, limit))
-        if found is None:
-            found = _SHELVES[(path, limit)] = Shelf(path, limit)
-        return found
+    database = str(config.get("DATABASE") or "")
+    key = (database, limit)
+    if key not in _SHELVES:
+        with _SHELVES_GUARD:
+            path = shelf_path(database)
+            _SHELVES.setdefault(key, Shelf(path, limit) if path else None)
+    return _SHELVES[key]
 
 
 def _looked_up(full: tuple[Hashable, ...], limit: int, render: Callable[[], bytes]) -> bytes:
