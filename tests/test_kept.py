@@ -69,6 +69,16 @@ def test_what_depends_on_the_phone_is_not_kept(client: FlaskClient) -> None:
     assert "view only" in page and f"/m/{token}/" not in page and 'id="record-points"' not in page
 
 
+def test_a_page_kept_for_offline_use_leaves_the_message_for_the_page_shown(client: FlaskClient) -> None:
+    token = start_match(client)
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
+    for path in (f"/m/{token}/", f"/m/{token}/hands/new/live", f"/m/{token}/"):  # rendered, then kept
+        warm = client.get(path, headers={"X-Scarto-Warm": "1"}).get_data(as_text=True)
+        assert flashes_text(warm) == "" and "<main" in warm
+    assert flashes(client, token) == ["Hand 1 saved: Anna 34 · Bruno -16 · Carla -18."]
+    assert flashes(client, token) == []
+
+
 def test_the_club_link_is_the_phones_own(app: Flask, client: FlaskClient) -> None:
     edit, _view = new_club(client)
     ids = player_ids(app, edit)

@@ -199,8 +199,18 @@ def messages_here() -> Markup:
     return Markup(FLASH_MARK) if g.get("kept_render") else Markup(messages_html())
 
 
+WARM_HEADER = "X-Scarto-Warm"
+
+
 def messages_html() -> str:
-    """The messages waiting for this phone, taken from the session, as the page shows them."""
+    """The messages waiting for this phone, taken from the session, as the page shows them.
+
+    A page the service worker fetches in the background to keep for offline use (it sends
+    :data:`WARM_HEADER`) leaves them there: it may run while the player deletes a hand, and the
+    "Hand 2 deleted — undo" would be taken by a page nobody sees.
+    """
+    if request.headers.get(WARM_HEADER):
+        return ""
     messages: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
     return "".join(f'<div class="flash {escape(category)}" role="status">{escape(message)}</div>'
                    for category, message in messages)

@@ -336,6 +336,25 @@ def test_an_edit_a_delete_and_a_restore_made_offline_are_sent_once(page: Any, li
     assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31]
 
 
+def test_pages_kept_in_the_background_leave_the_players_message_for_the_page_shown(
+        page: Any, live_server: str) -> None:
+    """The worker keeps the entry forms while the player moves on: "Hand 1 deleted — undo" is not
+    taken by a page fetched for offline use (seen in CI as a lost undo message)."""
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    add_hand(page, match_url, "Anna", (31, 22, 25))  # its message waits in this phone's session
+    warmed = page.evaluate("""urls => new Promise(resolve => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve(true);
+        navigator.serviceWorker.controller.postMessage({type: "warm", urls}, [channel.port2]);
+    })""", [match_url, match_url + "hands/new/points", match_url + "hands/new/live"])
+    assert warmed
+    page.goto(match_url)
+    expect(page.locator(".flash")).to_have_text("Hand 1 saved: Anna 5 · Bruno -4 · Carla -1.")
+    page.reload()
+    expect(page.locator(".flash")).to_have_count(0)
+
+
 @pytest.mark.slow
 def test_watching_phones_show_a_new_hand_without_a_reload(page: Any, phone: Callable[[], Any],
                                                           live_server: str) -> None:
