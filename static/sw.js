@@ -93,13 +93,15 @@ function page(req) {
     if (res.ok && (res.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
       var copy = res.clone();
       caches.open(PAGE_CACHE).then(function (c) {
-        return c.put(pageKey(req.url), copy).then(function () { return trim(c); });
+        return c.put(pageKey(req.url), copy).then(function () { return ++puts % TRIM_EVERY ? null : trim(c); });
       });
     }
     return res;
   }).catch(function () { return lastCopy(req.url); });
 }
 
+/* The cache's keys are listed to trim it every TRIM_EVERY pages kept, not at each one. */
+var puts = 0, TRIM_EVERY = 20;
 function trim(cache) {
   return cache.keys().then(function (keys) {
     return Promise.all(keys.slice(0, Math.max(0, keys.length - MAX_PAGES)).map(function (k) { return cache.delete(k); }));
@@ -402,28 +404,52 @@ self.addEventListener("message", function (event) {
   if (data.type === "list") work = all().then(function (entries) { return entries.map(summary); });
   else if (data.type === "flush") work = flush();
   else if (data.type === "decide") work = decide(+data.id, String(data.action));
-  else if (data.type === "warm") work = warm(data.urls || []);
+  else if (data.type === "warm") work = warm(data.urls || [], String(data.match || ""), String(data.state || ""));
   else return;
   event.waitUntil(work.then(reply, function (e) { reply({ error: String(e) }); }));
 });
 
 /* Keep the entry forms of a match opened on this phone, so a hand can be entered offline. One page
-   at a time: the first may start the session whose CSRF token the others then share. */
+   at a time: the first may start the session whose CSRF token the others then share. They are
+   fetched again only when the match's state (its state.json tag and the page's language, kept
+   beside them under warmedKey) moved on since, or one of them is missing. */
 var warming = Promise.resolve();
-function warm(urls) {
+function warm(urls, match, state) {
   var hrefs = urls.map(function (u) { return new URL(u, self.location.href); })
     .filter(function (u) { return u.origin === self.location.origin && keepable(u); });
+  var mark = match && state ? warmedKey(match) : null, seen = state + " " + VERSION;
   warming = warming.then(function () {
     return caches.open(PAGE_CACHE).then(function (cache) {
-      return hrefs.reduce(function (prev, url) {
-        return prev.then(function () {
-          // the header leaves the phone's messages (a hand just deleted: undo) for the page it shows
-          return fetch(url.href, { credentials: "same-origin", headers: { "X-Scarto-Warm": "1" } }).then(function (res) {
-            return res.ok ? cache.put(pageKey(url.href), res) : null;
-          }).catch(function () { return null; });
-        });
-      }, Promise.resolve());
+      return fresh(cache, mark, seen, hrefs).then(function (done) {
+        if (done) return null;
+        return hrefs.reduce(function (prev, url) {
+          return prev.then(function () {
+            // the header leaves the phone's messages (a hand just deleted: undo) for the page it shows
+            return fetch(url.href, { credentials: "same-origin", headers: { "X-Scarto-Warm": "1" } }).then(function (res) {
+              if (!res.ok) throw new Error("not kept");
+              return cache.put(pageKey(url.href), res);
+            });
+          });
+        }, Promise.resolve()).then(function () {
+          return mark ? cache.put(mark, new Response(seen)) : null;
+        }).catch(function () { return null; });  // offline or refused: warmed again at the next look
+      });
     });
   });
   return warming;
+}
+
+function warmedKey(match) {
+  return self.location.origin + "/offline/warmed?m=" + encodeURIComponent(match);
+}
+
+/* Are the pages kept already, at this state of their match? */
+function fresh(cache, mark, seen, hrefs) {
+  if (!mark) return Promise.resolve(false);
+  return cache.match(mark).then(function (hit) { return hit ? hit.text() : null; }).then(function (text) {
+    if (text !== seen) return false;
+    return Promise.all(hrefs.map(function (u) { return cache.match(pageKey(u.href)); })).then(function (hits) {
+      return hits.every(Boolean);
+    });
+  });
 }

@@ -32,6 +32,7 @@
       if (!res.ok) return null;
       var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
       etag = res.headers.get("ETag");
+      warm();  // the match changed (or this is the first look): the kept entry forms follow it
       return res.json().then(function (d) {
         if (d.poll) every = Math.max(1, +d.poll) * 1000;
         if (!first || offline) return refresh();
@@ -168,12 +169,14 @@
   function update() { listWaiting(); refresh(); }
 
   // --- offline use: the entry forms kept, the queue sent when the connection returns -----
+  // The worker fetches them again only when the match's state tag (or the language) is not the one
+  // it kept them at: a look at the match page costs no more requests than the page itself.
   function warm() {
     var points = document.getElementById("record-points");
-    if (!points || !sw || !sw.controller || document.documentElement.hasAttribute("data-offline-at")) return;
+    if (!etag || !points || !sw || !sw.controller || document.documentElement.hasAttribute("data-offline-at")) return;
     var urls = ["points", "cards", "honours", "live"].map(function (f) { return points.pathname.replace(/points$/, f); });
     urls.push(location.pathname);
-    ask({ type: "warm", urls: urls });
+    ask({ type: "warm", urls: urls, match: location.origin + base, state: etag + " " + document.documentElement.lang });
   }
 
   window.addEventListener("online", function () { every = 3000; ask({ type: "flush" }).then(update); poll(); });

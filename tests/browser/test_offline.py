@@ -355,6 +355,46 @@ def test_pages_kept_in_the_background_leave_the_players_message_for_the_page_sho
     expect(page.locator(".flash")).to_have_count(0)
 
 
+KEPT_FORM = """path => caches.open('scarto-pages').then(c => c.keys().then(keys => {
+    const key = keys.find(k => k.url.endsWith(path));
+    return key ? c.match(key).then(r => r.text()) : null;
+}))"""
+
+
+def after_the_pages_warm(page: Any) -> None:
+    """Wait for the match page's first state.json answer, then for the worker's warming of it to end
+    (a warm asked for after it is done after it)."""
+    time.sleep(0.5)
+    assert page.evaluate("""() => new Promise(resolve => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve(true);
+        navigator.serviceWorker.controller.postMessage({type: "warm", urls: []}, [channel.port2]);
+    })""")
+
+
+def test_the_entry_forms_are_fetched_again_only_when_the_match_changed(page: Any, live_server: str) -> None:
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    form = match_url.split("127.0.0.1", 1)[1].split("/", 1)[1] + "hands/new/points"
+    assert "Hand 1" in page.evaluate(KEPT_FORM, form)
+    # a copy the worker did not fetch: still there after another look at the unchanged match
+    page.evaluate("""path => caches.open('scarto-pages').then(c => c.keys().then(keys =>
+        c.put(keys.find(k => k.url.endsWith(path)), new Response('left as it was'))))""", form)
+    with page.expect_response(lambda r: r.url.endswith("/state.json")):
+        page.reload()
+    after_the_pages_warm(page)
+    assert page.evaluate(KEPT_FORM, form) == "left as it was"
+    add_hand(page, match_url, "Anna", (31, 22, 25))  # the match moves on: the next look keeps hand 2's form
+    with page.expect_response(lambda r: r.url.endswith("/state.json")):
+        page.reload()
+    after_the_pages_warm(page)
+    assert "Hand 2" in page.evaluate(KEPT_FORM, form)
+    page.context.set_offline(True)
+    page.goto(match_url + "hands/new/points")
+    expect(page.locator("#offline-mark")).to_be_visible()
+    expect(page.locator("h1")).to_contain_text("Hand 2")
+
+
 @pytest.mark.slow
 def test_watching_phones_show_a_new_hand_without_a_reload(page: Any, phone: Callable[[], Any],
                                                           live_server: str) -> None:
