@@ -9,11 +9,12 @@ import struct
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.storage import store
-from scorer.web import get_db
+from scorer.web import get_db, offline
 from scorer.web.offline import _version_of
 from tests.handutil import open_form, points_data, record
 from tests.webutil import csrf_token, start_match
@@ -103,6 +104,19 @@ def test_a_maskable_icon_fills_its_square_and_an_ordinary_one_has_round_corners(
 
     assert corner_alpha(client.get("/icons/maskable-192.png").get_data()) == 255
     assert corner_alpha(client.get("/icons/any-192.png").get_data()) == 0
+
+
+@pytest.mark.parametrize(("size", "maskable"), [(61, False), (61, True), (192, False), (192, True)])
+def test_the_icon_drawn_by_blocks_is_the_icon_drawn_pixel_by_pixel(size: int, maskable: bool) -> None:
+    """Blocks far from every edge are filled in one colour: not one pixel may differ (61 px leaves
+    blocks cut short at the right and the bottom)."""
+    red, paper = offline._hex(offline.THEME), offline._hex(offline.BACKGROUND)
+    one_by_one = [bytearray(b"".join(
+        offline._pixel(offline._distances((i + 0.5) / size - 0.5, (j + 0.5) / size - 0.5), float(size), maskable,
+                       red, paper) for i in range(size))) for j in range(size)]
+    drawn = offline.icon_pixels(size, maskable)
+    assert drawn == one_by_one
+    assert len({bytes(row[k:k + 4]) for row in drawn for k in range(0, 4 * size, 4)}) > 40  # edges shaded
 
 
 # --- the service worker and the versioned files ----------------------------------------------

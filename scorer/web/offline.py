@@ -149,28 +149,70 @@ def _round_rect(x: float, y: float, half_w: float, half_h: float, radius: float)
     return outside + min(max(qx, qy), 0.0) - radius
 
 
+BLOCK = 8
+"""Pixels are drawn in blocks of BLOCK x BLOCK: a block far from every shape's edge is one colour."""
+SLOPES = (1.0, 1.03, 1.61)
+"""How fast each shape's distance (background, card, pip) can change per unit moved: a bound on
+its gradient (the card is skewed by 0.02, the pip's diamond has slopes 1.25 and 1)."""
+
+
+def _distances(x: float, y: float) -> tuple[float, float, float]:
+    """Signed distances from (x, y) to the background square, the card and its pip."""
+    return (_round_rect(x, y, 0.5, 0.5, 0.2), _round_rect(x + 0.02 * y, y, 0.21, 0.3, 0.045),
+            abs(x) * 1.25 + abs(y) - 0.13)
+
+
+def _pixel(distances: tuple[float, float, float], s: float, maskable: bool,
+           red: tuple[int, int, int], paper: tuple[int, int, int]) -> bytes:
+    """One RGBA pixel: each shape covers it by how far inside its edge it is (anti-aliasing)."""
+    d_bg, d_card, d_pip = distances
+    bg = 1.0 if maskable else min(max(0.5 - d_bg * s, 0.0), 1.0)
+    card = min(max(0.5 - d_card * s, 0.0), 1.0)
+    pip = min(max(0.5 - d_pip * s, 0.0), 1.0)
+    colour = [r * (1 - card) + p * card for r, p in zip(red, paper, strict=True)]
+    colour = [c * (1 - pip) + r * pip for c, r in zip(colour, red, strict=True)]
+    alpha = max(bg, card)
+    return bytes((round(colour[0]), round(colour[1]), round(colour[2]), round(alpha * 255)))
+
+
+def icon_pixels(size: int, maskable: bool) -> list[bytearray]:
+    """The icon's rows of RGBA pixels.
+
+    Each pixel is worked out only near an edge: a block whose centre lies further from every edge
+    than the block can reach (its half-diagonal times the shape's slope, plus the half pixel of
+    anti-aliasing) has every pixel fully in or out of each shape, so it is one colour. The same
+    bytes as pixel by pixel (tests/test_offline.py), in a fifth of the time: drawn pixel by pixel in
+    Python the four icons took about 4 s of a server thread, holding the interpreter lock while
+    the first phone installed the app.
+    """
+    red, paper = _hex(THEME), _hex(BACKGROUND)
+    s = float(size)
+    rows = [bytearray(4 * size) for _ in range(size)]
+    for top in range(0, size, BLOCK):
+        high = min(BLOCK, size - top)
+        for left in range(0, size, BLOCK):
+            wide = min(BLOCK, size - left)
+            centre = _distances((left + wide / 2) / s - 0.5, (top + high / 2) / s - 0.5)
+            reach = ((wide - 1) ** 2 + (high - 1) ** 2) ** 0.5 / 2
+            if all(abs(d) * s > 0.5 + slope * reach + 0.01 for d, slope in zip(centre, SLOPES, strict=True)):
+                colour = _pixel(centre, s, maskable, red, paper) * wide
+                for j in range(top, top + high):
+                    rows[j][4 * left:4 * (left + wide)] = colour
+                continue
+            for j in range(top, top + high):
+                y = (j + 0.5) / s - 0.5
+                for i in range(left, left + wide):
+                    rows[j][4 * i:4 * i + 4] = _pixel(_distances((i + 0.5) / s - 0.5, y), s, maskable, red, paper)
+    return rows
+
+
 @lru_cache(maxsize=8)
 def draw_icon(size: int, maskable: bool) -> bytes:
     """A PNG (RGBA) of the icon, anti-aliased by the distance to each shape's edge.
 
     Maskable icons fill the square and keep the card inside the central safe circle (radius 40%).
     """
-    red, paper = _hex(THEME), _hex(BACKGROUND)
-    s = float(size)
-    rows = []
-    for j in range(size):
-        row = bytearray(b"\0")  # PNG filter type 0
-        y = (j + 0.5) / s - 0.5
-        for i in range(size):
-            x = (i + 0.5) / s - 0.5
-            bg = 1.0 if maskable else min(max(0.5 - _round_rect(x, y, 0.5, 0.5, 0.2) * s, 0.0), 1.0)
-            card = min(max(0.5 - _round_rect(x + 0.02 * y, y, 0.21, 0.3, 0.045) * s, 0.0), 1.0)
-            pip = min(max(0.5 - (abs(x) * 1.25 + abs(y) - 0.13) * s, 0.0), 1.0)
-            colour = [r * (1 - card) + p * card for r, p in zip(red, paper, strict=True)]
-            colour = [c * (1 - pip) + r * pip for c, r in zip(colour, red, strict=True)]
-            alpha = max(bg, card)
-            row += bytes((round(colour[0]), round(colour[1]), round(colour[2]), round(alpha * 255)))
-        rows.append(bytes(row))
+    rows = [b"\0" + bytes(row) for row in icon_pixels(size, maskable)]  # PNG filter type 0 on each row
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
