@@ -4,8 +4,9 @@ axe-core comes from the npm registry into the git-ignored node_modules (``make t
 is run in the page through Playwright, every rule of every impact. English goes through every page
 and every state the flows reach (a card grid with all three piles, the pile check, errors shown, the
 live entry mid-trick, the audit with a what-if) in both colour schemes, and leaves a screenshot of
-each; test_languages runs it on every page in the other languages (two of them dark). Also here: no
-sideways scrolling at 320 px on the card grid, every tap target at least 44 x 44 px.
+each, nothing sticking out sideways; test_languages does the same on every page in the other
+languages (two of them dark). Also here: no sideways scrolling at 320 px on the card grid, every tap
+target at least 44 x 44 px.
 """
 
 from __future__ import annotations
@@ -120,10 +121,13 @@ def test_every_page_and_state_in_english_has_no_axe_violation_light_or_dark(phon
     SCREENSHOTS.mkdir(exist_ok=True)
     found: dict[str, list[str]] = {}
     small: dict[str, list[str]] = {}
+    too_wide: dict[str, list[str]] = {}
 
     def look(name: str) -> None:
-        if s := small_targets(phone):  # sizes do not depend on the colours
+        if s := small_targets(phone):  # sizes and widths do not depend on the colours
             small[name] = s
+        if w := no_overflow(phone):
+            too_wide[name] = w
         for scheme in SCHEMES:
             phone.emulate_media(color_scheme=scheme)
             if v := violations(phone, axe_source):
@@ -140,6 +144,7 @@ def test_every_page_and_state_in_english_has_no_axe_violation_light_or_dark(phon
         look(name)
     assert found == {}, json.dumps(found, indent=1)
     assert small == {}, json.dumps(small, indent=1)
+    assert too_wide == {}, json.dumps(too_wide, indent=1)
 
 
 def test_the_card_grid_fits_320_px_without_sideways_scrolling(browser: Any, browser_context_args: dict[str, Any],
