@@ -15,6 +15,13 @@ from scorer import create_app
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests (slow, browser) first, the many quick ones after: a worker that runs dry takes
+    quick tests from the other, so the run does not end with one worker finishing a long walk alone
+    (longest first; the order within each group is kept, so module fixtures are made once)."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") or item.get_closest_marker("browser") else 1)
+
+
 @pytest.fixture(scope="session")
 def _made_app(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, Path]:
     """One app for the session and a database file with every migration applied.
