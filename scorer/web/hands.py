@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import escape
 from werkzeug.datastructures import ImmutableMultiDict, MultiDict
 from werkzeug.exceptions import HTTPException
@@ -77,13 +78,11 @@ def new_hand(token: str, form: str) -> Any:
         abort(404)
     if request.method in ("GET", "HEAD"):  # HEAD: the page's headers, not a refused save
         view = match_page_view(token, edit=True, lines=0)
-        if form == "live":  # live.js's data holds the dealer and the count: kept until the match changes
-            return kept_page(("entry", token, form, current_language(), view.row.changes, view.row.updated_at,
-                              store.engine_version()), lambda: _empty_page(view, form, view.table.next_dealer,
-                                                                          str(view.count)))
-        # the same empty form from hand to hand: kept, the hand's number, count and dealer put in
+        # the same empty form from hand to hand: kept, the hand's number, count and dealer put in (the
+        # live page's too, in live.js's data)
+        dealer = DEALER_MARK if form == "live" else None
         page = kept_page(("entry", token, form, current_language(), _settings_key(view.row),
-                          store.engine_version()), lambda: _empty_page(view, form, None, COUNT_MARK, NUMBER_MARK))
+                          store.engine_version()), lambda: _empty_page(view, form, dealer, COUNT_MARK, NUMBER_MARK))
         return _fill_in(page, view)
     view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
     return _save(view, _form(FORMS[form], view), None)
@@ -359,8 +358,9 @@ def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: 
 
 COUNT_MARK = "\x00count\x00"
 NUMBER_MARK = "\x00number\x00"
-"""Where a kept entry page has the match's count of hands and the next hand's number (strings no
-page contains)."""
+DEALER_MARK = "\x00dealer\x00"
+"""Where a kept entry page has the match's count of hands, the next hand's number and (in live.js's
+data) the dealer: strings no page contains. In the page's JSON they are written as ``\\u0000``."""
 
 
 def _empty_page(view: MatchPage, form: str, dealer: str | None, count: str, number: str | None = None) -> str:
@@ -377,11 +377,20 @@ def _fill_in(page: bytes, view: MatchPage) -> bytes:
     page = page.replace(COUNT_MARK.encode(), str(view.count).encode())
     page = page.replace(NUMBER_MARK.encode(), str(view.next_number).encode())
     dealer = view.table.next_dealer
+    if _json_mark(COUNT_MARK) in page:  # live.js's data
+        page = page.replace(_json_mark(COUNT_MARK), str(view.count).encode())
+        named = dealer if dealer in view.record.players else None
+        page = page.replace(b'"' + _json_mark(DEALER_MARK) + b'"', str(htmlsafe_json_dumps(named)).encode())
     if dealer in view.record.players:
         seat = view.record.players.index(dealer)
         choice = f'id="dealer-{seat}" value="{escape(dealer)}"'.encode()  # as _hand_parts.html's dealer_choice
         page = page.replace(choice + b">", choice + b" checked>", 1)
     return page
+
+
+def _json_mark(mark: str) -> bytes:
+    """A mark as ``tojson`` writes it in a page (its NULs escaped)."""
+    return json.dumps(mark)[1:-1].encode()
 
 
 def _settings_key(row: store.MatchRow) -> str:
