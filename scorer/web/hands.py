@@ -360,7 +360,10 @@ COUNT_MARK = "\x00count\x00"
 NUMBER_MARK = "\x00number\x00"
 DEALER_MARK = "\x00dealer\x00"
 """Where a kept entry page has the match's count of hands, the next hand's number and (in live.js's
-data) the dealer: strings no page contains. In the page's JSON they are written as ``\\u0000``."""
+data) the dealer: strings no page contains."""
+JSON_COUNT_MARK = json.dumps(COUNT_MARK)[1:-1].encode()
+JSON_DEALER_MARK = json.dumps(DEALER_MARK).encode()
+"""The marks as ``tojson`` writes them in live.js's data (NULs as ``\\u0000``; the dealer with its quotes)."""
 
 
 def _empty_page(view: MatchPage, form: str, dealer: str | None, count: str, number: str | None = None) -> str:
@@ -376,21 +379,15 @@ def _fill_in(page: bytes, view: MatchPage) -> bytes:
     """A kept entry page made this match's next hand: its number, the count it expects, the dealer."""
     page = page.replace(COUNT_MARK.encode(), str(view.count).encode())
     page = page.replace(NUMBER_MARK.encode(), str(view.next_number).encode())
-    dealer = view.table.next_dealer
-    if _json_mark(COUNT_MARK) in page:  # live.js's data
-        page = page.replace(_json_mark(COUNT_MARK), str(view.count).encode())
-        named = dealer if dealer in view.record.players else None
-        page = page.replace(b'"' + _json_mark(DEALER_MARK) + b'"', str(htmlsafe_json_dumps(named)).encode())
-    if dealer in view.record.players:
+    dealer = view.table.next_dealer if view.table.next_dealer in view.record.players else None
+    if JSON_COUNT_MARK in page:  # live.js's data
+        page = page.replace(JSON_COUNT_MARK, str(view.count).encode())
+        page = page.replace(JSON_DEALER_MARK, str(htmlsafe_json_dumps(dealer)).encode())
+    if dealer is not None:
         seat = view.record.players.index(dealer)
         choice = f'id="dealer-{seat}" value="{escape(dealer)}"'.encode()  # as _hand_parts.html's dealer_choice
         page = page.replace(choice + b">", choice + b" checked>", 1)
     return page
-
-
-def _json_mark(mark: str) -> bytes:
-    """A mark as ``tojson`` writes it in a page (its NULs escaped)."""
-    return json.dumps(mark)[1:-1].encode()
 
 
 def _settings_key(row: store.MatchRow) -> str:

@@ -387,8 +387,7 @@ def test_the_entry_forms_are_fetched_again_only_when_the_match_changed(page: Any
     add_hand(page, match_url, "Anna", (31, 22, 25))  # the match moves on: the next look keeps hand 2's form
     with page.expect_response(lambda r: r.url.endswith("/state.json")):
         page.reload()
-    after_the_pages_warm(page)
-    assert "Hand 2" in page.evaluate(KEPT_FORM, form)
+    until(page, f"({KEPT_FORM})({form!r}).then(text => text !== null && text.includes('Hand 2'))")
     page.context.set_offline(True)
     page.goto(match_url + "hands/new/points")
     expect(page.locator("#offline-mark")).to_be_visible()
