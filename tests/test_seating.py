@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from itertools import combinations
 
 import pytest
 
-from scorer.engine.seating import SeatingError, plan, repeats, repeats_floor, table_sizes
+from scorer.engine.seating import SeatingError, below, plan, repeats, repeats_floor, table_sizes, two_of
 
 
 def names(count: int) -> list[str]:
@@ -156,6 +157,28 @@ def test_a_draw_is_reproduced_from_its_seed() -> None:
     one = plan(names(13), 4, seed=42, method="mixed")
     assert plan(names(13), 4, seed=42, method="mixed") == one
     assert plan(names(13), 4, seed=43, method="mixed") != one
+
+
+def test_a_night_drawn_before_the_search_was_made_quicker_is_drawn_the_same():
+    """A night's later rounds are planned again from its seed when they are seated, so a night
+    started before an upgrade must go on as it was drawn (this plan was drawn by the search as it
+    was before it counted by players' numbers)."""
+    got = [[list(t.players) for t in r.tables] for r in plan(names(10), 3, seed=1, method="mixed")]
+    assert got == [
+        [["P08", "P06", "P02"], ["P00", "P01", "P07"], ["P09", "P05", "P03", "P04"]],
+        [["P01", "P06", "P04"], ["P02", "P00", "P05"], ["P07", "P08", "P09", "P03"]],
+        [["P05", "P08", "P01"], ["P04", "P02", "P07"], ["P06", "P09", "P00", "P03"]],
+    ]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 8, 17, 21, 22, 40])
+def test_the_search_draws_its_numbers_as_the_random_module_does(n: int) -> None:
+    mine, theirs = random.Random(f"{n}:draw"), random.Random(f"{n}:draw")
+    for _ in range(300):
+        assert below(mine.getrandbits, n) == theirs.randrange(n)
+        if n > 1:
+            assert list(two_of(mine.getrandbits, n)) == theirs.sample(range(n), 2)
+        assert mine.random() == theirs.random()
 
 
 def test_ranking_seats_the_leaders_together() -> None:

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal
+from typing import Literal, TypeVar
 
 Seating = Literal["mixed", "ranking"]
 SEATINGS: tuple[Seating, ...] = ("mixed", "ranking")
+T = TypeVar("T")
 
 MIN_PLAYERS = 3
 RESTARTS = 3
@@ -102,27 +103,31 @@ def byes_for(players: Sequence[str], rounds: int, rng: random.Random) -> list[tu
     return [tuple(order[(r * out + k) % len(order)] for k in range(out)) for r in range(rounds)]
 
 
-def _split(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
-    tables, start = [], 0
+def _split(order: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
+    tables: list[list[T]] = []
+    start = 0
     for size in sizes:
         tables.append(list(order[start:start + size]))
         start += size
     return tables
 
 
-class _Meetings:
-    """How often each pair has met, and the repeats that makes, updated swap by swap."""
+Seats = list[list[int]]
+"""One round's tables as players' numbers (their places in the night's list): the search works on
+numbers, so each meeting is a list lookup."""
 
-    def __init__(self, players: Sequence[str]) -> None:
-        self.index = {name: i for i, name in enumerate(players)}
-        n = len(players)
+
+class _Meetings:
+    """How often each pair has met (by players' numbers), and the repeats that makes."""
+
+    def __init__(self, n: int) -> None:
         self.count = [[0] * n for _ in range(n)]
 
-    def add(self, table: Sequence[str], step: int) -> None:
-        ids = [self.index[p] for p in table]
-        for a, b in combinations(ids, 2):
-            self.count[a][b] += step
-            self.count[b][a] += step
+    def add(self, table: Sequence[int], step: int) -> None:
+        count = self.count
+        for a, b in combinations(table, 2):
+            count[a][b] += step
+            count[b][a] += step
 
     def total(self) -> int:
         n = len(self.count)
@@ -132,10 +137,10 @@ class _Meetings:
 def mixed_rounds(players: Sequence[str], byes: Sequence[Sequence[str]], rng: random.Random) -> list[list[list[str]]]:
     """The tables of every round (players unordered), as few repeated meetings as found."""
     sizes, _out = table_sizes(len(players))
-    schedule: list[list[list[str]]] = []
-    meetings = _Meetings(players)
+    schedule: list[Seats] = []
+    meetings = _Meetings(len(players))
     for bye in byes:
-        present = [p for p in players if p not in bye]
+        present = [i for i, p in enumerate(players) if p not in bye]
         rng.shuffle(present)
         tables = _split(present, sizes)
         for table in tables:
@@ -159,7 +164,7 @@ def mixed_rounds(players: Sequence[str], byes: Sequence[Sequence[str]], rng: ran
                 for table in schedule[r]:
                     meetings.add(table, 1)
         schedule[:] = best
-    return schedule
+    return [[[players[i] for i in table] for table in tables] for tables in schedule]
 
 
 def repeats_floor(sizes: Sequence[int], rounds: int) -> int:
@@ -178,7 +183,34 @@ def repeats_floor(sizes: Sequence[int], rounds: int) -> int:
     return by_pairs
 
 
-def _improve(schedule: list[list[list[str]]], meetings: _Meetings, rng: random.Random) -> None:
+def below(getrandbits: Callable[[int], int], n: int) -> int:
+    """A number from 0 to ``n - 1`` drawn as ``random.Random`` draws it for ``randrange(n)``,
+    ``choice`` and ``sample`` (whole bits, drawn again past ``n``).
+
+    The search draws about a million numbers for a large night; drawn here they cost a third of
+    what the library's calls with their checks cost, and the same seed still seats the same
+    night (tests/test_seating.py compares the two).
+    """
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def two_of(getrandbits: Callable[[int], int], n: int) -> tuple[int, int]:
+    """Two different numbers below ``n``, as ``random.Random.sample(range(n), 2)`` draws them."""
+    first = below(getrandbits, n)
+    if n <= 21:  # sample's pool: the first drawn place is filled with the last number
+        second = below(getrandbits, n - 1)
+        return first, (n - 1 if second == first else second)
+    second = below(getrandbits, n)  # sample's set: drawn again while it repeats
+    while second == first:
+        second = below(getrandbits, n)
+    return first, second
+
+
+def _improve(schedule: list[Seats], meetings: _Meetings, rng: random.Random) -> None:
     """Simulated annealing over swaps of two players at different tables of one round.
 
     A swap that adds no repeat is always made; one that adds ``d`` repeats is made with
@@ -192,16 +224,18 @@ def _improve(schedule: list[list[list[str]]], meetings: _Meetings, rng: random.R
     if not movable:
         return
     steps = STEPS_PER_SEAT * sum(len(t) for t in schedule[0]) * len(schedule)
+    bits, chance, count = rng.getrandbits, rng.random, meetings.count
     for step in range(steps):
         if best == 0:
             break
-        tables = schedule[rng.choice(movable)]
-        t, u = rng.sample(range(len(tables)), 2)
-        k, m = rng.randrange(len(tables[t])), rng.randrange(len(tables[u]))
-        delta = _swap_delta(meetings, tables, t, k, u, m)
+        tables = schedule[movable[below(bits, len(movable))]]
+        t, u = two_of(bits, len(tables))
+        at, au = tables[t], tables[u]
+        k, m = below(bits, len(at)), below(bits, len(au))
+        delta = _swap_delta(count, at, at[k], au, au[m])
         heat = 1.0 - 0.95 * step / steps
-        if delta <= 0 or rng.random() < math.exp(-delta / heat):
-            _swap(meetings, tables, t, k, u, m)
+        if delta <= 0 or chance() < math.exp(-delta / heat):
+            _swap(count, at, k, au, m)
             current += delta
             if current < best:
                 best = current
@@ -216,33 +250,37 @@ def _improve(schedule: list[list[list[str]]], meetings: _Meetings, rng: random.R
                 meetings.add(table, 1)
 
 
-def _swap_delta(meetings: _Meetings, tables: Sequence[Sequence[str]], t: int, k: int, u: int, m: int) -> int:
-    """How the night's repeats change if seat ``k`` of table ``t`` swaps with seat ``m`` of ``u``."""
-    a, b = tables[t][k], tables[u][m]
-    rest_t = [p for i, p in enumerate(tables[t]) if i != k]
-    rest_u = [p for i, p in enumerate(tables[u]) if i != m]
-    return (_gain(meetings, a, rest_u) + _gain(meetings, b, rest_t)
-            - _loss(meetings, a, rest_t) - _loss(meetings, b, rest_u))
+def _swap_delta(count: list[list[int]], at: Sequence[int], a: int, au: Sequence[int], b: int) -> int:
+    """How the night's repeats change if ``a`` of table ``at`` swaps places with ``b`` of ``au``:
+    a pair that has met already repeats once more, one that met twice or more repeats once less."""
+    row_a, row_b = count[a], count[b]
+    delta = 0
+    for q in at:
+        if q != a:
+            delta += (row_b[q] >= 1) - (row_a[q] >= 2)
+    for q in au:
+        if q != b:
+            delta += (row_a[q] >= 1) - (row_b[q] >= 2)
+    return delta
 
 
-def _gain(meetings: _Meetings, player: str, others: Sequence[str]) -> int:
-    """Repeats added by seating ``player`` with ``others`` (pairs that have met already)."""
-    row = meetings.count[meetings.index[player]]
-    return sum(1 for q in others if row[meetings.index[q]] >= 1)
-
-
-def _loss(meetings: _Meetings, player: str, others: Sequence[str]) -> int:
-    """Repeats removed by taking ``player`` away from ``others`` (pairs met more than once)."""
-    row = meetings.count[meetings.index[player]]
-    return sum(1 for q in others if row[meetings.index[q]] >= 2)
-
-
-def _swap(meetings: _Meetings, tables: list[list[str]], t: int, k: int, u: int, m: int) -> None:
-    meetings.add(tables[t], -1)
-    meetings.add(tables[u], -1)
-    tables[t][k], tables[u][m] = tables[u][m], tables[t][k]
-    meetings.add(tables[t], 1)
-    meetings.add(tables[u], 1)
+def _swap(count: list[list[int]], at: list[int], k: int, au: list[int], m: int) -> None:
+    """Seat ``k`` of table ``at`` and seat ``m`` of ``au`` change places; only their pairs change."""
+    a, b = at[k], au[m]
+    row_a, row_b = count[a], count[b]
+    for q in at:
+        if q != a:
+            row_a[q] -= 1
+            count[q][a] -= 1
+            row_b[q] += 1
+            count[q][b] += 1
+    for q in au:
+        if q != b:
+            row_b[q] -= 1
+            count[q][b] -= 1
+            row_a[q] += 1
+            count[q][a] += 1
+    at[k], au[m] = b, a
 
 
 def ranking_tables(ranked: Sequence[str], bye: Sequence[str] = ()) -> list[list[str]]:
