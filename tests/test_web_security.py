@@ -9,14 +9,18 @@ headers, and bad input is a 4xx with a message, never a 500.
 from __future__ import annotations
 
 import re
+import shutil
 import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.datastructures import Headers
 from werkzeug.routing import Rule
 
 from scorer import create_app
@@ -95,8 +99,7 @@ class World:
         return ARGUMENT.sub(lambda m: values[m.group(1)], rule.rule)
 
 
-@pytest.fixture()
-def world(app: Flask) -> World:
+def build_world(app: Flask) -> World:
     edit, view = seed_match(app, 4)
     record = parse_hand({"format": "scarto-hand/1", "ruleset": "classic", "players": ["Anna", "Bruno", "Carla"],
                          **dealt_by("classic-breach", "Anna")})
@@ -110,6 +113,59 @@ def world(app: Flask) -> World:
         night = nights.create_night(db, club, nights.parse_night({"players": ["Anna", "Bruno", "Carla"], "seed": 1}))
     return World(edit, view, hand_keys(app, edit), encode_record(record), club.edit_token, club.view_token,
                  str(roster[3].id), str(season.id), night.edit_token, night.view_token)
+
+
+@pytest.fixture()
+def world(app: Flask) -> World:
+    return build_world(app)
+
+
+@pytest.fixture(scope="module")
+def read_world(_made_app: tuple[Flask, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """One world for the tests that only read it (pages, and requests refused for a wrong token),
+    made once per module: building it for each of their 330 cases took more than the requests."""
+    app, template = _made_app
+    database = tmp_path_factory.mktemp("read-world") / "test.sqlite"
+    shutil.copyfile(template, database)
+    config = dict(app.config)
+    app.config["DATABASE"] = str(database)
+    try:
+        yield build_world(app)
+    finally:
+        app.config.clear()
+        app.config.update(config)
+
+
+@pytest.fixture()
+def read_client(_made_app: tuple[Flask, Path], read_world: World) -> FlaskClient:
+    """A fresh client (no cookies) of the app holding ``read_world``."""
+    return _made_app[0].test_client()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A GET answer as the checks read it."""
+
+    status_code: int
+    headers: Headers
+    mimetype: str
+    data: bytes
+
+
+@pytest.fixture(scope="module")
+def read_page(_made_app: tuple[Flask, Path], read_world: World) -> Callable[[str], Answer]:
+    """The answer to a GET of an address of ``read_world``, fetched once (by a client of its own, no
+    cookies) for every check that reads it: the headers, the inline code and the caching are checked
+    on the same answers, and the sheets' PDFs cost more than all the checks."""
+    app, fetched = _made_app[0], {}
+
+    def get(url: str) -> Answer:
+        if url not in fetched:
+            with app.test_client().get(url) as response:
+                fetched[url] = Answer(response.status_code, response.headers, response.mimetype, response.data)
+        return fetched[url]
+
+    return get
 
 
 def form_token(client: FlaskClient) -> str:
@@ -199,8 +255,8 @@ WRONG_TOKENS = ["A" * 24, "x", "y" * 100, "%C3%A9" * 10]
 
 @pytest.mark.parametrize("wrong", WRONG_TOKENS, ids=["random-24", "short", "long", "non-ascii"])
 @pytest.mark.parametrize("rule", MATCH_RULES, ids=rule_id)
-def test_a_wrong_token_is_404(client: FlaskClient, world: World, rule: Rule, wrong: str) -> None:
-    url = world.url(rule, token=wrong)
+def test_a_wrong_token_is_404(read_client: FlaskClient, read_world: World, rule: Rule, wrong: str) -> None:
+    client, url = read_client, read_world.url(rule, token=wrong)
     if "GET" in methods(rule):
         assert client.get(url).status_code == 404
     if "POST" in methods(rule):
@@ -257,11 +313,12 @@ def check_headers(response: Any, where: str) -> None:
 
 
 @pytest.mark.parametrize("rule", GET_RULES, ids=rule_id)
-def test_every_page_carries_the_security_headers(client: FlaskClient, world: World, rule: Rule) -> None:
-    for token in (world.edit, world.view):
-        with client.get(world.url(rule, token=token)) as response:
-            assert response.status_code < 500, rule.rule
-            check_headers(response, f"{rule.rule} ({response.status_code})")
+def test_every_page_carries_the_security_headers(read_page: Callable[[str], Answer], read_world: World,
+                                                 rule: Rule) -> None:
+    for token in (read_world.edit, read_world.view):
+        response = read_page(read_world.url(rule, token=token))
+        assert response.status_code < 500, rule.rule
+        check_headers(response, f"{rule.rule} ({response.status_code})")
         if "token" not in rule.arguments:
             break
 
@@ -286,16 +343,16 @@ def test_cookies_are_not_for_scripts_or_other_sites(client: FlaskClient, world: 
 
 
 @pytest.mark.parametrize("rule", GET_RULES, ids=rule_id)
-def test_pages_hold_nothing_inline(client: FlaskClient, world: World, rule: Rule) -> None:
+def test_pages_hold_nothing_inline(read_page: Callable[[str], Answer], read_world: World, rule: Rule) -> None:
     """What the policy would block anyway: inline scripts, styles, handlers, javascript: links."""
-    with client.get(world.url(rule)) as response:
-        if response.mimetype != "text/html":  # a file: the browser must not sniff it into a page
-            assert response.headers["X-Content-Type-Options"] == "nosniff", rule.rule
-            assert response.mimetype in ("application/json", "application/pdf", "text/csv", "text/css",
-                                         "text/javascript", "image/svg+xml", "image/png",
-                                         "application/manifest+json"), rule.rule
-            return
-        page = response.get_data(as_text=True)
+    response = read_page(read_world.url(rule))
+    if response.mimetype != "text/html":  # a file: the browser must not sniff it into a page
+        assert response.headers["X-Content-Type-Options"] == "nosniff", rule.rule
+        assert response.mimetype in ("application/json", "application/pdf", "text/csv", "text/css",
+                                     "text/javascript", "image/svg+xml", "image/png",
+                                     "application/manifest+json"), rule.rule
+        return
+    page = response.data.decode()
     assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), rule.rule
     assert not re.search(r"<style\b", page), rule.rule
     assert not re.search(r"\sstyle=", page), rule.rule
@@ -415,11 +472,12 @@ def test_a_lone_surrogate_escape_is_refused(client: FlaskClient, address: str, t
 
 
 @pytest.mark.parametrize("rule", [r for r in GET_RULES if r.endpoint not in OPEN_FILES], ids=rule_id)
-def test_no_token_answer_may_be_kept_by_a_cache(client: FlaskClient, world: World, rule: Rule) -> None:
+def test_no_token_answer_may_be_kept_by_a_cache(read_page: Callable[[str], Answer], read_world: World,
+                                                rule: Rule) -> None:
     """HTML, JSON, CSV, PDF: nothing a token (or a hand in an audit link) opens may be stored by a browser or proxy."""
-    for token in (world.edit, world.view):
-        with client.get(world.url(rule, token=token)) as response:
-            assert response.headers.get("Cache-Control") == "no-store", f"{rule.rule} ({response.status_code})"
+    for token in (read_world.edit, read_world.view):
+        response = read_page(read_world.url(rule, token=token))
+        assert response.headers.get("Cache-Control") == "no-store", f"{rule.rule} ({response.status_code})"
         if "token" not in rule.arguments:
             break
 
