@@ -26,7 +26,7 @@ from tests.serverutil import Client, Server, csrf_token, hidden
 
 pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
-KILLS = 10
+KILLS = 6
 PLAYERS = ["Anna", "Bruno", "Carla"]
 
 

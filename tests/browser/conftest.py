@@ -121,19 +121,26 @@ def axe_source() -> str:
     return AXE.read_text()
 
 
-def violations(page: Any, axe_source: str, *, leave_out: tuple[str, ...] = ()) -> list[str]:
-    """axe-core's findings on the page as it is now, one line each (every rule, every impact, but the
-    rules named in ``leave_out``)."""
+def violations(page: Any, axe_source: str, *, leave_out: tuple[str, ...] = (), only: tuple[str, ...] = ()
+               ) -> list[str]:
+    """axe-core's findings on the page as it is now, one line each: every rule and impact but the rules
+    named in ``leave_out``, or only the rules named in ``only``."""
     if not page.evaluate("() => !!window.axe"):
         page.evaluate(axe_source + "\n;0")  # through DevTools: the page's CSP does not apply
-    found = page.evaluate("""async (leaveOut) => {
-        const rules = Object.fromEntries(leaveOut.map(id => [id, {enabled: false}]));
-        const r = await axe.run(document, {resultTypes: ['violations'], rules});
+    found = page.evaluate("""async ([leaveOut, only]) => {
+        const options = {resultTypes: ['violations']};
+        if (only.length) options.runOnly = {type: 'rule', values: only};
+        else options.rules = Object.fromEntries(leaveOut.map(id => [id, {enabled: false}]));
+        const r = await axe.run(document, options);
         return r.violations.map(v => v.id + ' (' + v.impact + '): ' +
             v.nodes.slice(0, 4).map(n => n.target.join(' ') + (n.failureSummary ? ' — ' +
             n.failureSummary.split('\\n').slice(1, 2).join('') : '')).join(' | '));
-    }""", list(leave_out))
+    }""", [list(leave_out), list(only)])
     return list(found)
+
+
+COLOUR_RULES = ("color-contrast", "link-in-text-block")
+"""axe-core's rules that read the colours: the only ones a change of colour scheme can change."""
 
 
 class Taps:
