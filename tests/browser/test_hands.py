@@ -145,6 +145,9 @@ def test_record_captured_cards_then_counting_cards(page: Any, live_server: str, 
 
 
 def test_record_a_hand_live_trick_by_trick(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    """A whole hand tapped card after card at a test's pace, far quicker than a player's: no tap is
+    taken for a double tap (the grid's filter, tests/browser/test_table.py), and the record takes at
+    most LIVE_TAPS taps."""
     tricks = tricks_as_played("classic-breach")
     match_url = new_match(page, live_server, first_dealer="Bruno")
     page.goto(match_url)

@@ -164,25 +164,6 @@ def test_offline_the_live_entry_still_says_whose_turn_and_who_won(page: Any, liv
     expect(page.locator("#live-note")).to_contain_text("no connection")
 
 
-def test_a_full_live_record_in_at_most_77_taps(page: Any, live_server: str, taps: Taps) -> None:
-    tricks = tricks_as_played("classic-valid-1")
-    match_url = new_match(page, live_server, first_dealer=tricks_dealer("classic-valid-1"))
-    page.goto(match_url)
-    taps.tap("#record-live")
-    for trick in tricks:
-        for code in trick["cards"]:
-            taps.tap(f'#grid [data-card="{code}"]')
-    expect(page.locator("#save")).to_be_enabled()
-    taps.tap("#save")
-    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
-    assert taps.count <= 77
-
-
-def tricks_dealer(name: str) -> str:
-    from tests.browser.handflows import fixture
-    return str(fixture(name)["dealer"])
-
-
 def test_the_what_if_answer_is_where_the_player_looks(page: Any, live_server: str) -> None:
     tricks = tricks_as_played("classic-breach")
     match_url = new_match(page, live_server, first_dealer="Bruno")
