@@ -250,7 +250,9 @@
       buttons[code].classList.toggle("gone", !!played[code]);
       buttons[code].setAttribute("aria-disabled", played[code] || done ? "true" : "false");
     });
-    if (!keepText) text.value = state.tricks.map(function (t) { return t.join(" "); }).join("\n");
+    // the box shows the record, but not over what the player is typing in it (an answer to an earlier
+    // check may come while they type; their text is checked when they leave the box)
+    if (!keepText && document.activeElement !== text) text.value = state.tricks.map(function (t) { return t.join(" "); }).join("\n");
     renderTurn(now, done);
     renderProblems(now || answer);
     renderTricks(now || answer);

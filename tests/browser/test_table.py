@@ -164,6 +164,26 @@ def test_offline_the_live_entry_still_says_whose_turn_and_who_won(page: Any, liv
     expect(page.locator("#live-note")).to_contain_text("no connection")
 
 
+def test_tricks_typed_while_the_first_check_is_answered_are_kept(page: Any, live_server: str) -> None:
+    """The live page asks the server about the hand as it opens. On a slow connection the answer can
+    come while the player is already typing tricks in the box: it must not wipe what they typed."""
+    held: list[Any] = []
+    page.route("**/hands/live/check", lambda route: held.append(route) if not held else route.continue_())
+    page.goto(new_match(page, live_server, first_dealer="Bruno") + "hands/new/live")
+    expect(page.locator("#grid")).to_be_visible()
+    while not held:  # the page's first check, held back
+        page.wait_for_timeout(20)
+    page.locator("#as-text summary").click()
+    typed = "10B 8B 6B\nT10 T21 10B"
+    page.fill("#tricks-text", typed)
+    with page.expect_response("**/hands/live/check"):
+        held[0].continue_()  # the first answer comes now, while the player is in the box
+    page.evaluate("() => new Promise(done => setTimeout(done, 100))")  # live.js has shown it
+    expect(page.locator("#tricks-text")).to_have_value(typed)
+    page.locator("#tricks-text").blur()
+    expect(page.locator('#problems li[data-code="duplicate_card"]')).to_have_attribute("data-card", "10B")
+
+
 def test_the_what_if_answer_is_where_the_player_looks(page: Any, live_server: str) -> None:
     tricks = tricks_as_played("classic-breach")
     match_url = new_match(page, live_server, first_dealer="Bruno")
