@@ -181,6 +181,13 @@ def test_the_search_draws_its_numbers_as_the_random_module_does(n: int) -> None:
         assert mine.random() == theirs.random()
 
 
+def test_the_search_refuses_to_draw_from_nothing_as_the_random_module_does() -> None:
+    with pytest.raises(ValueError):
+        below(random.Random(1).getrandbits, 0)
+    with pytest.raises(ValueError):
+        two_of(random.Random(1).getrandbits, 1)
+
+
 def test_ranking_seats_the_leaders_together() -> None:
     players = names(9)
     ranking = ["P08", "P03", "P05", "P01", "P00", "P02", "P07", "P06", "P04"]

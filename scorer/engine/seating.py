@@ -191,6 +191,8 @@ def below(getrandbits: Callable[[int], int], n: int) -> int:
     what the library's calls with their checks cost, and the same seed still seats the same
     night (tests/test_seating.py compares the two).
     """
+    if n <= 0:  # as randrange refuses an empty range (getrandbits(0) would loop for ever here)
+        raise ValueError(f"no number below {n}")
     k = n.bit_length()
     r = getrandbits(k)
     while r >= n:

@@ -304,6 +304,23 @@ def test_a_live_card_that_breaks_the_record_is_flagged_and_undone(page: Any, liv
                       next_hand=2, next_dealer="Carla", totals=("-5", "4", "1"))
 
 
+def test_a_valid_hand_typed_in_the_live_box_is_saved_with_the_plain_save(page: Any, live_server: str) -> None:
+    """Online, a hand with nothing to decide on is saved with Save (not "save anyway"), as entered."""
+    tricks = tricks_as_played("classic-valid-1")
+    match_url = new_match(page, live_server, first_dealer=fixture("classic-valid-1")["dealer"])
+    page.goto(match_url + "hands/new/live", wait_until="networkidle")
+    page.locator("#as-text summary").click()
+    page.fill("#tricks-text", "\n".join(" ".join(t["cards"]) for t in tricks))
+    page.locator("#tricks-text").blur()
+    expect(page.locator("#whose-turn")).to_have_text("All 25 tricks played.")
+    expect(page.locator("#save-anyway")).to_be_hidden()
+    page.locator("#save").click()
+    expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
+                      next_dealer=PLAYERS[(PLAYERS.index(fixture("classic-valid-1")["dealer"]) + 1) % 3],
+                      totals=("-11", "1", "10"))
+    assert [t["cards"] for t in stored_hands(page, match_url)[0]["tricks"]] == [t["cards"] for t in tricks]
+
+
 def test_the_filled_in_last_points_can_be_deleted_and_typed_over(page: Any, live_server: str, taps: Taps) -> None:
     page.goto(new_match(page, live_server))
     taps.tap("#record-points")
