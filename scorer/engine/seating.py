@@ -267,21 +267,17 @@ def _swap_delta(count: list[list[int]], at: Sequence[int], a: int, au: Sequence[
 
 
 def _swap(count: list[list[int]], at: list[int], k: int, au: list[int], m: int) -> None:
-    """Seat ``k`` of table ``at`` and seat ``m`` of ``au`` change places; only their pairs change."""
+    """Seat ``k`` of table ``at`` and seat ``m`` of ``au`` change places; only their pairs change:
+    each leaves the others at its table and meets the others at the table it joins."""
     a, b = at[k], au[m]
-    row_a, row_b = count[a], count[b]
-    for q in at:
-        if q != a:
-            row_a[q] -= 1
-            count[q][a] -= 1
-            row_b[q] += 1
-            count[q][b] += 1
-    for q in au:
-        if q != b:
-            row_b[q] -= 1
-            count[q][b] -= 1
-            row_a[q] += 1
-            count[q][a] += 1
+    for table, leaving, joining in ((at, a, b), (au, b, a)):
+        row_leaving, row_joining = count[leaving], count[joining]
+        for q in table:
+            if q != leaving:
+                row_leaving[q] -= 1
+                count[q][leaving] -= 1
+                row_joining[q] += 1
+                count[q][joining] += 1
     at[k], au[m] = b, a
 
 
