@@ -23,6 +23,8 @@ import asyncio
 import datetime
 import os
 import platform
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +55,27 @@ class OneProcess(Server):
 
     def env(self) -> dict[str, str]:
         return {**super().env(), "WORKERS": "1"}
+
+
+class BareProcess(OneProcess):
+    """The same server (bench/bare_server.py) with the app's bare route, or in the app's place a bare Flask
+    app or a plain WSGI callable (``BARE_APP``)."""
+
+    def __init__(self, database: Path, kind: str) -> None:
+        super().__init__(database)
+        self.kind = kind
+
+    def env(self) -> dict[str, str]:
+        return {**super().env(), "BARE_APP": self.kind}
+
+    def start(self, *, init_db: bool = True, timeout: float = 30.0) -> BareProcess:
+        if init_db:
+            self.init_db()
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "bare_server.py")], cwd=ROOT,
+                                            env=self.env(), stdout=log, stderr=subprocess.STDOUT)
+        self.wait_ready(timeout)
+        return self
 
 
 @dataclass
@@ -95,48 +118,147 @@ async def _step(port: int, paths: list[str], rate: int, seconds: float,
     return latencies, failed
 
 
-def run(rates: tuple[int, ...] = RATES, seconds: float = SECONDS) -> list[Step]:
-    raise_file_limit()  # a connection a phone, as the server's
-    steps = []
-    with tempfile.TemporaryDirectory(prefix="scarto-ceiling-") as scratch:
-        server = OneProcess(Path(scratch) / "ceiling.sqlite").start()
-        try:
-            setup = Client(server.port)
-            tokens = [setup.post_json("/api/matches", _match(n)).json()["edit_url"].rstrip("/").split("/")[-1]
-                      for n in range(MATCHES)]
-            paths = [f"/m/{token}/" for token in tokens]
-            for path in paths:  # rendered once: every request after this is served kept
-                setup.get(path)
-            setup.close()
+def _kept_pages(server: Server) -> list[str]:
+    """The match pages the steps ask for, each rendered once (every request after this is served kept)."""
+    setup = Client(server.port)
+    tokens = [setup.post_json("/api/matches", _match(n)).json()["edit_url"].rstrip("/").split("/")[-1]
+              for n in range(MATCHES)]
+    paths = [f"/m/{token}/" for token in tokens]
+    for path in paths:
+        setup.get(path)
+    setup.close()
+    return paths
 
-            async def all_steps() -> None:
-                phones = [AsyncPhone(server.port) for _ in range(PHONES)]
-                locks = [asyncio.Lock() for _ in phones]
-                for first in range(0, PHONES, 100):  # every connection open before the clock: serving, not accepting
-                    await asyncio.gather(*(phone.get(paths[0]) for phone in phones[first:first + 100]))
-                for rate in rates:
-                    before, began = server.cpu_seconds() or 0.0, time.monotonic()
-                    latencies, failed = await _step(server.port, paths, rate, seconds, phones, locks)
-                    wall = time.monotonic() - began
-                    cpu = (server.cpu_seconds() or 0.0) - before
-                    steps.append(Step(rate, len(latencies), cpu / wall, 1000 * cpu / max(1, len(latencies)),
-                                      1000 * percentile(latencies, 0.5), 1000 * percentile(latencies, 0.99),
-                                      failed))
-                    print(f"{rate}/s: {steps[-1].cores:.2f} cores, {steps[-1].cpu_ms:.2f} ms CPU a request, "
-                          f"median {steps[-1].median_ms:.1f} ms, p99 {steps[-1].p99_ms:.1f} ms, failed {failed}",
-                          flush=True)
-                    if steps[-1].p99_ms > 1000:  # past the ceiling: the next step only queues longer
-                        break
-                for phone in phones:
-                    phone.close()
 
-            asyncio.run(all_steps())
-        finally:
-            server.stop()
+def _steps(server: Server, paths: list[str], rates: tuple[int, ...], seconds: float, phones_open: int,
+           *, until_ms: float = 1000.0) -> list[Step]:
+    """Each rate in turn on ``phones_open`` connections opened before the clock (serving, not accepting);
+    stops after a step whose p99 is past ``until_ms`` (the next one would only queue longer)."""
+    steps: list[Step] = []
+
+    async def all_steps() -> None:
+        phones = [AsyncPhone(server.port) for _ in range(phones_open)]
+        locks = [asyncio.Lock() for _ in phones]
+        for first in range(0, phones_open, 100):
+            await asyncio.gather(*(phone.get(paths[0]) for phone in phones[first:first + 100]))
+        for rate in rates:
+            before, began = server.cpu_seconds() or 0.0, time.monotonic()
+            latencies, failed = await _step(server.port, paths, rate, seconds, phones, locks)
+            wall = time.monotonic() - began
+            cpu = (server.cpu_seconds() or 0.0) - before
+            steps.append(Step(rate, len(latencies), cpu / wall, 1000 * cpu / max(1, len(latencies)),
+                              1000 * percentile(latencies, 0.5), 1000 * percentile(latencies, 0.99), failed))
+            print(f"{rate}/s: {steps[-1].cores:.2f} cores, {steps[-1].cpu_ms:.2f} ms CPU a request, "
+                  f"median {steps[-1].median_ms:.1f} ms, p99 {steps[-1].p99_ms:.1f} ms, failed {failed}", flush=True)
+            if steps[-1].p99_ms > until_ms:
+                break
+        for phone in phones:
+            phone.close()
+
+    asyncio.run(all_steps())
     return steps
 
 
-def section(steps: list[Step], command: str) -> str:
+def run(rates: tuple[int, ...] = RATES, seconds: float = SECONDS) -> list[Step]:
+    raise_file_limit()  # a connection a phone, as the server's
+    with tempfile.TemporaryDirectory(prefix="scarto-ceiling-") as scratch:
+        server = OneProcess(Path(scratch) / "ceiling.sqlite").start()
+        try:
+            return _steps(server, _kept_pages(server), rates, seconds, PHONES)
+        finally:
+            server.stop()
+
+
+FLOOR = (
+    ("waitress alone: a WSGI callable answering \"ok\"", "wsgi"),
+    ("waitress and Flask: a Flask app of one route answering \"ok\", behind the access log", "flask"),
+    ("the app's bare route: the app's own work on every request (session, CSRF, headers, language, "
+     "host check, access log), nothing else", "app"),
+    ("the app: a match page kept rendered", "page"),
+)
+"""What a request costs one process, from waitress alone up to the app's cheapest page."""
+FLOOR_RATES = (200, 500)
+FLOOR_ROUNDS = 3
+FLOOR_PHONES = 500
+FLOOR_SECONDS = 5.0
+
+
+@dataclass
+class FloorRow:
+    what: str
+    rate: int
+    cpu_ms: list[float]
+    p99_ms: list[float]
+    failed: int
+
+
+def floor(rounds: int = FLOOR_ROUNDS, seconds: float = FLOOR_SECONDS) -> list[FloorRow]:
+    """CPU a request for each of :data:`FLOOR` at each of :data:`FLOOR_RATES`, the servers taken in turn
+    ``rounds`` times (the machine's speed drifts: each round sees the same drift for every row)."""
+    raise_file_limit()
+    rows = {(what, rate): FloorRow(what, rate, [], [], 0) for what, _kind in FLOOR for rate in FLOOR_RATES}
+    with tempfile.TemporaryDirectory(prefix="scarto-floor-") as scratch:
+        for round_ in range(rounds):
+            for what, kind in FLOOR:
+                print(f"round {round_ + 1}: {what}", flush=True)
+                server = BareProcess(Path(scratch) / f"floor-{round_}-{kind}.sqlite",
+                                     "app" if kind == "page" else kind).start()
+                try:
+                    paths = _kept_pages(server) if kind == "page" else ["/_bare"]
+                    for step in _steps(server, paths, FLOOR_RATES, seconds, FLOOR_PHONES, until_ms=1e9):
+                        row = rows[(what, step.rate)]
+                        row.cpu_ms.append(step.cpu_ms)
+                        row.p99_ms.append(step.p99_ms)
+                        row.failed += step.failed
+                finally:
+                    server.stop()
+    return list(rows.values())
+
+
+CLUB_NIGHT_RATE = 530
+"""Requests a second of a hundred club nights (bench/load.py measured 510-550)."""
+
+
+def floor_section(rows: list[FloorRow]) -> str:
+    """The floor's table and what it says of a hundred club nights."""
+    by_rate: dict[int, list[FloorRow]] = {}
+    for row in rows:
+        by_rate.setdefault(row.rate, []).append(row)
+    lines = []
+    for what, _kind in FLOOR:
+        cells = []
+        for rate in FLOOR_RATES:
+            row = next(r for r in by_rate[rate] if r.what == what)
+            cells.append(f"**{statistics.median(row.cpu_ms):.2f} ms** ({min(row.cpu_ms):.2f}-{max(row.cpu_ms):.2f})")
+            cells.append(f"{statistics.median(row.p99_ms):.0f} ms")
+        failed = sum(r.failed for r in rows if r.what == what)
+        lines.append(f"| {what} | {' | '.join(cells)} | {failed} |")
+    head = " | ".join(f"CPU a request at {r}/s | p99 at {r}/s" for r in FLOOR_RATES)
+    top = FLOOR_RATES[-1]
+    med = {r.what: statistics.median(r.cpu_ms) for r in by_rate[top]}
+    waitress, flask, bare, page = (med[what] for what, _kind in FLOOR)
+    reading = (
+        f"What a request costs one process before the app does anything of its own. At {top} requests a "
+        f"second, waitress alone takes {waitress:.2f} ms of CPU a request, with Flask {flask:.2f} ms, the app's "
+        f"bare route {bare:.2f} ms and a kept match page {page:.2f} ms (medians of {FLOOR_ROUNDS} rounds, the "
+        f"servers taken in turn; the range in brackets). At a hundred club nights' {CLUB_NIGHT_RATE} requests "
+        f"a second, waitress and Flask alone are {CLUB_NIGHT_RATE * flask / 1000:.2f} of a core, and every "
+        f"request as cheap as a kept match page {CLUB_NIGHT_RATE * page / 1000:.2f}, before a single hand is "
+        "saved or a page rendered: against the two processes' knees (the table above: about two thirds of a "
+        "core each) and the load generator's quarter of a core on the same 2 cores."
+    )
+    return f"""{wrap(f"The floor (`floor()`, {FLOOR_PHONES} kept-open connections, {FLOOR_SECONDS:g} s a step, the "
+                     f"same server and settings, bench/bare_server.py serving each in the app's place):")}
+
+| what one process serves | {head} | failed |
+|---|{'---|' * (2 * len(FLOOR_RATES))}---|
+{chr(10).join(lines)}
+
+{wrap(reading)}
+"""
+
+
+def section(steps: list[Step], command: str, floor_rows: list[FloorRow] | None = None) -> str:
     today = datetime.date.today().isoformat()
     quick = [s for s in steps if s.p99_ms < 50 and not s.failed]
     best = max(quick, key=lambda s: s.rate) if quick else None
@@ -170,16 +292,21 @@ def section(steps: list[Step], command: str) -> str:
 {rows}
 
 {wrap(reading)}
-"""
+""" + ("\n" + floor_section(floor_rows) if floor_rows else "")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="record the figures in bench/RESULTS.md")
+    parser.add_argument("--no-floor", action="store_true", help="only the ceiling, not the floor beside it")
     args = parser.parse_args()
     steps = run()
+    floor_rows = None if args.no_floor else floor()
+    if not args.no_floor:
+        print(floor_section(floor_rows or []))
     if args.write:
-        replace_section(RESULTS, HEADING, section(steps, ".venv/bin/python bench/bench_ceiling.py --write"))
+        replace_section(RESULTS, HEADING, section(steps, ".venv/bin/python bench/bench_ceiling.py --write",
+                                                  floor_rows))
         print("Written to bench/RESULTS.md.")
 
 
