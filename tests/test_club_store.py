@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from scorer.engine import clubs as stats
 from scorer.engine.errors import ReadError
+from scorer.engine.limits import MAX_ROSTER
 from scorer.engine.records import dumps, parse_hand, parse_match
 from scorer.engine.scoring import score_hand
 from scorer.storage import clubs, store
@@ -218,3 +219,62 @@ def test_a_match_date_that_is_not_a_day_counts_on_the_day_it_was_stored() -> Non
     assert clubs.match_date({"date": "2026-03-05"}, "2026-12-01T10:00:00Z") == "2026-03-05"
     assert clubs.match_date({"date": "Easter 2024"}, "2026-12-01T10:00:00Z") == "2026-12-01"
     assert clubs.match_date({}, "2026-12-01T10:00:00Z") == "2026-12-01"
+
+
+# --- bounded rosters, look-alike names (issue 12) ------------------------------------------
+
+
+def test_look_alike_names_are_one_roster_player(db: sqlite_utils.Database) -> None:
+    """A zero-width space or a decomposed accent made a second "Anna" (and an invisible player): the
+    roster reads names as a match reads its players (NFC, zero-width characters out)."""
+    club = clubs.create_club(db, "Circolo\u200b", [("Anna", None), ("\u00c1ngel", None)])
+    assert club.name == "Circolo"
+    for twin in ("An\u200bna", "\ufeffAnna", "A\u0301ngel"):
+        with pytest.raises(clubs.NameTaken):
+            clubs.add_player(db, club.id, twin)
+        assert clubs.player_for(db, club.id, twin).name in ("Anna", "\u00c1ngel")
+    with pytest.raises(ReadError) as invisible:
+        clubs.add_player(db, club.id, "\u200b\u200d")
+    assert invisible.value.key == "players.empty_name"
+    with pytest.raises(ReadError):
+        clubs.parse_club({"name": "Bar", "players": ["Anna", "An\u200bna"]})
+    assert len(clubs.roster(db, club.id)) == 2
+
+
+def test_a_roster_is_bounded_wherever_a_player_joins(db: sqlite_utils.Database) -> None:
+    names = [(f"P{i}", None) for i in range(MAX_ROSTER)]
+    with pytest.raises(ReadError) as too_many:
+        clubs.create_club(db, "Big", [*names, ("One more", None)])
+    assert too_many.value.key == "limit.roster" and too_many.value.params["limit"] == MAX_ROSTER
+    with pytest.raises(ReadError):
+        clubs.parse_club({"name": "Big", "players": [n for n, _ in names] + ["One more"]})
+    club = clubs.create_club(db, "Full", names)  # exactly the limit: a club that can be exported and read back
+    for join in (lambda: clubs.add_player(db, club.id, "Late"), lambda: clubs.player_for(db, club.id, "Late"),
+                 lambda: clubs.RosterNames(db, club.id).player_for("Late")):
+        with pytest.raises(ReadError) as full:
+            join()
+        assert full.value.key == "limit.roster"
+    assert clubs.RosterNames(db, club.id).player_for("p7").name == "P7"  # a player already there still plays
+    match = parse_match(points_match(["P1", "P2", "Late"], [(0, [30, 28, 20])]))
+    with pytest.raises(ReadError):
+        clubs.add_record(db, club.id, match, ["P1", "P2", "Late"])
+    assert len(clubs.roster(db, club.id)) == MAX_ROSTER
+
+
+def test_importing_a_club_reads_its_roster_once_not_once_a_name(db: sqlite_utils.Database) -> None:
+    """Each player joined after the whole roster was read to look for the name, inside the write lock:
+    3,000 players took 20 s and held every save of the server meanwhile."""
+    players = [f"Player {i}" for i in range(MAX_ROSTER - 20)]
+    matches = [{**points_match(players[i:i + 3] if i % 2 else [players[i], players[i + 1], f"Guest {i}"],
+                               [(0, [30, 28, 20])]), "roster": {}} for i in range(0, 40)]
+    club_file = clubs.parse_club({"name": "Circolo", "players": players, "matches": matches})
+    reads: list[str] = []
+    db.conn.set_trace_callback(lambda sql: reads.append(sql) if "FROM club_players" in sql and " id = " not in sql
+                               else None)  # the whole roster, not one player by id
+    club = clubs.import_club(db, club_file)
+    db.conn.set_trace_callback(None)
+    assert len(reads) <= 3, reads[:5]
+    roster = clubs.roster(db, club.id)
+    assert len(roster) == len(players) + 20 and len({p.name.casefold() for p in roster}) == len(roster)
+    exported = json.dumps(clubs.export_club(db, club)["players"])
+    assert '"Guest 38"' in exported and '"Player 0"' in exported

@@ -183,6 +183,42 @@ def test_json_routes_answer_errors_as_json(client: FlaskClient) -> None:
         assert response.status_code in (400, 404, 405) and response.get_json()["message"]
 
 
+def test_the_club_and_night_apis_answer_every_method_in_json(client: FlaskClient) -> None:
+    """Outside /api/ the programs' addresses of clubs and nights answered a wrong method with the HTML page."""
+    club = client.post("/api/clubs", json={"name": "Bar", "players": ["Anna", "Bruno", "Carla"]}).get_json()
+    token = club["edit_url"].rstrip("/").split("/c/")[1]
+    for path in (f"/c/{token}/matches", f"/c/{token}/nights", "/n/nothing/rounds"):
+        for method in ("GET", "PUT", "DELETE", "PATCH"):
+            response = client.open(path, method=method, headers={"Accept": "application/json"})
+            assert response.status_code in (404, 405), (method, path)
+            assert response.mimetype == "application/json" and response.get_json()["message"], (method, path)
+    assert client.get(f"/c/{token}/").mimetype == "text/html"  # the club's own page is still a page
+
+
+DEEP = "[" * 5000 + "]" * 5000
+"""Nested deeper than Python's JSON reader goes: it gives up with a RecursionError, not a ValueError."""
+
+
+@pytest.mark.parametrize("body", [b"[1]", b"5", b'"x"', DEEP.encode(), b'{"title": 5, "name": 7, "date": 5}',
+                                  b'{"title": ["a"], "notes": {"a": 1}, "dealer": null}', b'{"x": "\\ud800"}'],
+                         ids=["list", "number", "text", "deep", "numbers-for-text", "lists-for-text", "surrogate"])
+def test_a_form_posted_as_json_gets_the_forms_answer_not_a_500(client: FlaskClient, body: bytes) -> None:
+    """Flask-WTF handed a posted JSON value to WTForms as it was: a body that was no object, nested too
+    deep, or with a number where text goes, ended in a 500 on every form (issue 12's probe)."""
+    match = start_match(client)
+    club = client.post("/api/clubs", json={"name": "Bar", "players": ["Anna", "Bruno", "Carla"]}).get_json()
+    club_token = club["edit_url"].rstrip("/").split("/c/")[1]
+    csrf = csrf_token(client.get("/new").get_data(as_text=True))
+    paths = ["/new", "/import", "/audit", "/clubs/new", "/clubs/import", f"/c/{club_token}/settings",
+             f"/c/{club_token}/nights/new", f"/c/{club_token}/seasons", f"/m/{match}/hands/live/check",
+             *(f"/m/{match}/hands/new/{form}" for form in ("points", "cards", "honours", "live"))]
+    for path in paths:
+        response = client.post(path, data=body, content_type="application/json", headers={"X-CSRFToken": csrf})
+        assert response.status_code in (200, 302, 400), (path, response.status_code, response.data[:300])
+        assert b"Traceback" not in response.data and b"Internal Server Error" not in response.data, path
+    assert client.get(f"/m/{match}/").status_code == 200  # nothing was saved in a broken state
+
+
 def test_head_is_answered_on_the_entry_pages(client: FlaskClient) -> None:
     """HEAD on an entry page answered 400 (it went down the save path)."""
     token = start_match(client)

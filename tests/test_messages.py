@@ -53,6 +53,8 @@ def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
         source = (SCORER / name).read_text()
         assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
         used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))
+    clubs = (SCORER.parent / "storage" / "clubs.py").read_text()  # the club file's reader: a roster's limit
+    used |= set(re.findall(r'ReadError\.of\(\s*"([\w.]+)"', clubs))
     assert used == READ_TEMPLATES.keys()
 
 

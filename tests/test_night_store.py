@@ -105,3 +105,30 @@ def test_many_readers_right_after_a_save_all_get_the_night(db: sqlite_utils.Data
         for reader in readers:
             reader.join(30)
     assert problems == []
+
+
+def test_too_many_players_are_refused_before_their_names_are_read() -> None:
+    """The names were cleaned and compared each with all before it (a copy of the list each time) and
+    the 60-player limit checked after: 60,000 names took 26 s of a server thread."""
+    from scorer.engine.errors import ReadError
+
+    with pytest.raises(ReadError) as crowd:
+        nights.parse_night({"players": [5] * (nights.MAX_PLAYERS + 1)})  # not even names: refused on the count
+    assert crowd.value.where == "players" and "60" in crowd.value.message
+    twice = [f"P{i}" for i in range(nights.MAX_PLAYERS - 1)] + ["p3"]
+    with pytest.raises(ReadError) as named_twice:
+        nights.parse_night({"players": twice})
+    assert named_twice.value.key == "players.named_twice" and named_twice.value.where == f"players[{len(twice) - 1}]"
+    assert len(nights.parse_night({"players": [f"P{i}" for i in range(nights.MAX_PLAYERS)]}).players) == 60
+
+
+def test_a_nights_players_join_the_roster_with_one_read_of_it(db: sqlite_utils.Database) -> None:
+    club = clubs.create_club(db, "Circolo", [(n, None) for n in NINE[:3]])
+    spec = nights.parse_night({"players": NINE[:3] + [f"Guest {i}" for i in range(30)], "seed": 1})
+    reads: list[str] = []
+    db.conn.set_trace_callback(lambda sql: reads.append(sql) if "FROM club_players" in sql and " id = " not in sql
+                               else None)
+    nights.create_night(db, club, spec)
+    db.conn.set_trace_callback(None)
+    assert len(reads) <= 2, reads[:4]
+    assert len(clubs.roster(db, club.id)) == 33

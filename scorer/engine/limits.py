@@ -44,6 +44,10 @@ MAX_AUDITS_KEPT = 10000
 """Hands kept for audit links at most; the oldest go first."""
 MAX_CARDS = 80
 """Cards in one list of a record (a pile, a discard, a trick): the pack has 78."""
+MAX_ROSTER = 500
+"""Players on one club's roster (merged entries apart): every member and guest of a club over many
+years. Checked wherever a player joins (the forms, a club file, a match or a night naming someone new),
+so whatever a club exports it imports back."""
 
 TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
                "recorded_at": MAX_SHORT_TEXT}

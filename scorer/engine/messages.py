@@ -136,6 +136,8 @@ READ_TEMPLATES: dict[str, str] = {
                       "hands or fewer"),
     "limit.tricks": N_("%(count)s tricks; a hand has at most %(limit)s"),
     "limit.cards": N_("%(count)s cards in one list; the pack has 78"),
+    "limit.roster": N_("%(count)s players; a club's roster holds at most %(limit)s: merge the entries that are "
+                       "one person"),
 }
 """The sentences read errors are told in, each after where it stands in the file
 (``hands[3].points.Anna: ...``). Values quoted from the input (a card code that is none, a

@@ -28,8 +28,9 @@ import sqlite_utils
 
 from ..engine.clubs import SUMMARY_VERSION, MatchSummary, summarise
 from ..engine.errors import ReadError, ScartoError
+from ..engine.limits import MAX_ROSTER
 from ..engine.messages import N_
-from ..engine.records import MatchRecord, match_to_dict, parse_match
+from ..engine.records import MatchRecord, match_to_dict, parse_match, player_name
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import score_hand
 from ..engine.standings import standings
@@ -99,10 +100,12 @@ class Event:
 
 
 def clean_name(value: object, where: str = "name") -> str:
-    """A player's (or club's) name as RECORD.md reads names: trimmed, 1 to 40 characters, no control characters."""
-    if not isinstance(value, str) or not value.strip():
+    """A player's (or club's) name as RECORD.md reads names, as a match reads its players' (NFC, zero-width
+    characters taken out, trimmed): 1 to 40 characters, no control characters. So "Anna" and "Anna" with
+    a zero-width space in it are one roster player, as they are one player in a match."""
+    name = player_name(value) if isinstance(value, str) else ""
+    if not name:
         raise ReadError.of("players.empty_name", where)
-    name = value.strip()
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
     if len(name) > MAX_NAME:
@@ -135,6 +138,14 @@ def create_club(db: sqlite_utils.Database, name: str, players: list[tuple[str, s
                 settings: dict[str, Any] | None = None, *, stamp: str | None = None) -> ClubRow:
     """Store a new club and its roster under fresh tokens (NameTaken if a name is there twice)."""
     stamp = stamp or store.now()
+    if len(players) > MAX_ROSTER:
+        raise ReadError.of("limit.roster", "players", count=len(players), limit=MAX_ROSTER)
+    names = [(clean_name(player), short) for player, short in players]
+    seen: set[str] = set()
+    for player, _short_name in names:  # a set, not the roster read again for each name
+        if player.casefold() in seen:
+            raise NameTaken(player)
+        seen.add(player.casefold())
     with db.atomic():
         edit, view = store.new_token(), store.new_token()
         club_id = db.execute(
@@ -144,8 +155,8 @@ def create_club(db: sqlite_utils.Database, name: str, players: list[tuple[str, s
              json.dumps(settings or {}, ensure_ascii=False), stamp, stamp],
         ).lastrowid
         assert club_id is not None
-        for player, short in players:
-            add_player(db, int(club_id), player, short, stamp=stamp)
+        for player, short in names:
+            _insert_player(db, int(club_id), player, short, stamp)
     return get_club(db, int(club_id))
 
 
@@ -227,16 +238,52 @@ def add_player(db: sqlite_utils.Database, club_id: int, name: str, short: str | 
     with db.atomic():
         if _named(db, club_id, name) is not None:
             raise NameTaken(name)
-        pk = db.execute("INSERT INTO club_players (club_id, name, short, merged_into, created_at) "
-                        "VALUES (?, ?, ?, NULL, ?)", [club_id, name, _short(short), stamp or store.now()]).lastrowid
+        _room_for(db, club_id, 1)
+        player = _insert_player(db, club_id, name, short, stamp or store.now())
+    return player
+
+
+def _room_for(db: sqlite_utils.Database, club_id: int, joining: int) -> None:
+    """ReadError when ``joining`` more players would take the roster past :data:`MAX_ROSTER`."""
+    count = db.execute("SELECT COUNT(*) FROM club_players WHERE club_id = ? AND merged_into IS NULL",
+                       [club_id]).fetchone()[0]
+    if count + joining > MAX_ROSTER:
+        raise ReadError.of("limit.roster", "players", count=count + joining, limit=MAX_ROSTER)
+
+
+def _insert_player(db: sqlite_utils.Database, club_id: int, name: str, short: str | None, stamp: str) -> PlayerRow:
+    """A roster row for a name already cleaned and checked (free, and room on the roster)."""
+    short_name = _short(short)
+    pk = db.execute("INSERT INTO club_players (club_id, name, short, merged_into, created_at) "
+                    "VALUES (?, ?, ?, NULL, ?)", [club_id, name, short_name, stamp]).lastrowid
     assert pk is not None
-    return get_player(db, club_id, int(pk))
+    return PlayerRow(int(pk), name, short_name, None, stamp)
 
 
 def player_for(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow:
     """The roster player of that name (any case), joining the roster if new."""
     found = _named(db, club_id, clean_name(name))
     return found if found is not None else add_player(db, club_id, name)
+
+
+class RosterNames:
+    """The roster's players by name, read once for a run of lookups that may add players (a club file's
+    matches, a night's players): :func:`player_for` reads the whole roster at each name."""
+
+    def __init__(self, db: sqlite_utils.Database, club_id: int) -> None:
+        self.db, self.club_id = db, club_id
+        self._by_name = {p.name.casefold(): p for p in roster(db, club_id)}
+
+    def player_for(self, name: str, stamp: str | None = None) -> PlayerRow:
+        """The roster player of that name (any case), joining the roster if new."""
+        name = clean_name(name)
+        found = self._by_name.get(name.casefold())
+        if found is None:
+            if len(self._by_name) >= MAX_ROSTER:
+                raise ReadError.of("limit.roster", "players", count=len(self._by_name) + 1, limit=MAX_ROSTER)
+            found = self._by_name[name.casefold()] = _insert_player(self.db, self.club_id, name, None,
+                                                                    stamp or store.now())
+        return found
 
 
 def event(db: sqlite_utils.Database, club_id: int, kind: str, details: dict[str, Any],
@@ -580,6 +627,8 @@ def parse_club(data: object) -> ClubFile:
     raw_players = data.get("players", [])
     if not isinstance(raw_players, list):
         raise ReadError.of("players.not_list", "players")
+    if len(raw_players) > MAX_ROSTER:  # before any name is read
+        raise ReadError.of("limit.roster", "players", count=len(raw_players), limit=MAX_ROSTER)
     players: list[tuple[str, str | None]] = []
     folded: set[str] = set()
     for i, entry in enumerate(raw_players):
@@ -624,6 +673,9 @@ def parse_club(data: object) -> ClubFile:
         if len({s.casefold() for s in seated}) != len(seated):
             raise ReadError(N_("Two seats of the match are the same roster player."), f"{where}.roster")
         matches.append((match, seated))
+        folded.update(s.casefold() for s in seated)  # a name not on the roster joins it
+        if len(folded) > MAX_ROSTER:
+            raise ReadError.of("limit.roster", f"{where}.roster", count=len(folded), limit=MAX_ROSTER)
     raw_history = data.get("history", [])
     if not isinstance(raw_history, list) or not all(
             isinstance(e, dict) and isinstance(e.get("event"), str) and isinstance(e.get("at"), str)
@@ -638,18 +690,22 @@ def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
         club = create_club(db, club_file.name, club_file.players, club_file.defaults)
         for name, start, end in club_file.seasons:
             add_season(db, club.id, name, start, end)
+        names = RosterNames(db, club.id)
         for match, seated in club_file.matches:
-            add_record(db, club.id, match, seated)
+            add_record(db, club.id, match, seated, names)
         for entry in club_file.history:
             details = {k: v for k, v in entry.items() if k not in ("at", "event")}
             event(db, club.id, entry["event"], details, entry["at"])
     return club
 
 
-def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seated: list[str]) -> store.MatchRow:
-    """Store a match in the club, each seat played by the roster player named (new names join)."""
+def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seated: list[str],
+               names: RosterNames | None = None) -> store.MatchRow:
+    """Store a match in the club, each seat played by the roster player named (new names join); ``names``:
+    the roster as read for a run of matches (a club file's)."""
     with db.atomic():
-        ids = [player_for(db, club_id, name).id for name in seated]
+        names = names or RosterNames(db, club_id)
+        ids = [names.player_for(name).id for name in seated]
         if len(set(ids)) != len(ids):
             raise ClubError("seats")
         row = store.create_match(db, match)

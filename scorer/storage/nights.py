@@ -115,15 +115,16 @@ def parse_night(data: object, club_defaults: dict[str, Any] | None = None) -> Ni
     raw_players = data.get("players")
     if not isinstance(raw_players, list):
         raise ReadError.of("players.not_list", "players")
+    if len(raw_players) > MAX_PLAYERS:  # before any name is read: the work stays bounded
+        raise ReadError(N_("A night may have at most 60 players."), "players")
     players = [club_store.clean_name(p, f"players[{i}]") for i, p in enumerate(raw_players)]
-    folded = [p.casefold() for p in players]
-    for i, name in enumerate(folded):
-        if name in folded[:i]:
-            raise ReadError.of("players.named_twice", f"players[{i}]", name=repr(players[i]))
+    seen: set[str] = set()
+    for i, name in enumerate(players):
+        if name.casefold() in seen:
+            raise ReadError.of("players.named_twice", f"players[{i}]", name=repr(name))
+        seen.add(name.casefold())
     if len(players) < seating.MIN_PLAYERS:
         raise ReadError(N_("A night needs at least 3 players present."), "players")
-    if len(players) > MAX_PLAYERS:
-        raise ReadError(N_("A night may have at most 60 players."), "players")
     rounds = _integer(data, "rounds", 3)
     hands = _integer(data, "hands_per_round", None)
     method = data.get("seating", "mixed")
@@ -315,7 +316,8 @@ def create_night(db: sqlite_utils.Database, club: club_store.ClubRow, spec: Nigh
             [club.id, spec.title, spec.date, edit, view, token_key(edit), token_key(view), stamp, stamp],
         ).lastrowid
         assert night_id is not None
-        names = [club_store.player_for(db, club.id, name).name for name in spec.players]
+        roster = club_store.RosterNames(db, club.id)
+        names = [roster.player_for(name, stamp).name for name in spec.players]
         settings: dict[str, Any] = {"players": names, "rounds": spec.rounds, "hands_per_round": spec.hands_per_round,
                                     "seating": spec.seating, "ranking": spec.ranking, "seed": spec.seed,
                                     "byes": [], "rankings": [], "forced": []}
@@ -343,13 +345,14 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
     drawn = planned[number - 1]
     ruleset = settings.get("ruleset", club.settings.get("ruleset"))
     base = {k: v for k, v in club.settings.items() if k in ("language", "pack", "settle", "stake")}
+    names = club_store.RosterNames(db, club.id)  # the roster read once for the round's tables
     for table in drawn.tables:
         players = list(table.players)
         data = {"format": MATCH_FORMAT, **base, "title": title_for(night.title, number, table.number),
                 "date": night.date, "ruleset": "four" if len(players) == 4 else (ruleset or "classic"),
                 "end": {"hands": night.hands_for(len(players))}, "players": players,
                 "first_dealer": players[0], "hands": []}
-        row = club_store.add_record(db, club.id, parse_match(data), players)
+        row = club_store.add_record(db, club.id, parse_match(data), players, names)
         db.execute("INSERT INTO night_tables (night_id, round, number, match_id, players) VALUES (?, ?, ?, ?, ?)",
                    [night.id, number, table.number, row.id, json.dumps(players, ensure_ascii=False)])
     byes = list(settings.get("byes", []))[: number - 1]

@@ -30,6 +30,7 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from ..engine import clubs as stats
 from ..engine.errors import ScartoError
+from ..engine.limits import MAX_ROSTER
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
 from ..engine.rulesets import PRESETS, find_ruleset
 from ..engine.settlement import Transfer, settle
@@ -54,7 +55,6 @@ from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_languag
 
 bp = Blueprint("clubs", __name__)
 
-MAX_ROSTER = 200
 
 
 # --- loading ---------------------------------------------------------------------

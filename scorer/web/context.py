@@ -435,10 +435,15 @@ def audit_url(record: HandRecord) -> str:
     return url_for("audit.kept_hand", key=links.keep_audit(get_db(), hand_to_dict(record)))
 
 
+PROGRAMS_ONLY = re.compile(r"/(?:c/[^/]+/(?:matches|nights)|n/[^/]+/rounds)/?")
+"""The programs' addresses outside /api/ (clubs_api.py, nights.py's API): JSON is all they read and
+answer, whatever the method."""
+
+
 def wants_json() -> bool:
     """Programs' addresses (the API, the .json files) get errors as JSON, people get a page."""
     return (request.path.startswith("/api/") or request.path.endswith((".json", "/live/check"))
-            or request.is_json)
+            or PROGRAMS_ONLY.fullmatch(request.path) is not None or request.is_json)
 
 
 # --- phones in sync (static/sync.js) ------------------------------------------------

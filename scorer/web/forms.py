@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from babel import support
-from flask import current_app
+from flask import current_app, has_request_context, request
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -19,8 +19,11 @@ from wtforms.validators import Length, NumberRange, Optional, ValidationError
 from ..engine.limits import MAX_CURRENCY, MAX_PLACE, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, player_name
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
+from .jsonio import json_fields, posted_json
 from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, value_label
 
+SUBMITTED = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""The methods Flask-WTF reads a form from (its ``SUBMIT_METHODS``)."""
 AS_PRESET = ""
 MAX_PLAYERS = 4
 
@@ -33,7 +36,18 @@ def _wtforms_catalogue(locale: str) -> support.NullTranslations:
 
 
 class Form(FlaskForm):
-    """Every form of the app: Flask-WTF's (CSRF), with WTForms' messages in the page's language."""
+    """Every form of the app: Flask-WTF's (CSRF), with WTForms' messages in the page's language.
+
+    A form posted as JSON is read as the fields that JSON names (:func:`json_fields`): Flask-WTF would
+    hand the JSON value to WTForms as it is, and a body that is no object, too deep, or with a number
+    where text goes ended in a 500.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if (not args and "formdata" not in kwargs and has_request_context() and request.method in SUBMITTED
+                and request.is_json and not request.form and not request.files):
+            kwargs["formdata"] = json_fields(posted_json())
+        super().__init__(*args, **kwargs)
 
     class Meta(FlaskForm.Meta):
         def get_translations(self, form: Any) -> Any:

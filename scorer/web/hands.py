@@ -20,7 +20,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import gettext as _
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import escape
-from werkzeug.datastructures import ImmutableMultiDict, MultiDict
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from ..engine.cards import CODES, FOOL_INDEX, SUIT, TRUMP
@@ -36,6 +36,7 @@ from ..engine.validation import Problem
 from ..storage import store
 from .context import MatchPage, entry_key, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
+from .jsonio import json_fields, posted_json
 from .kept import kept_page
 from .labels import PROBLEM_LABELS, card_label, card_title, current_language, problem_text, read_error_text
 
@@ -122,7 +123,7 @@ def live_check(token: str) -> Any:
     except HTTPException as exc:  # live.js reads JSON: say it in JSON
         message = exc.description if exc.code == 403 else _("There is no match at this address.")
         return {"error": message}, exc.code or 404
-    body = request.get_json(silent=True)
+    body = posted_json()
     if not isinstance(body, dict):
         return {"error": _("The app sent something it cannot read: reload the page.")}, 400
     players = tuple(row.players)
@@ -155,7 +156,7 @@ def _form(cls: type[HandForm], view: MatchPage) -> HandForm:
     form.setup(view.record.players, view.record.ruleset)
     form.unreadable = formdata is not None and "_bad" in formdata
     if isinstance(form, LiveForm) and request.method == "POST" and request.is_json:
-        body = request.get_json(silent=True)
+        body = posted_json()
         if isinstance(body, dict) and isinstance(body.get("tricks"), list):
             form.codes = body["tricks"]  # live.js's card codes, read as codes (not as typed text)
     return form
@@ -165,18 +166,10 @@ def _formdata() -> Any:
     """The posted fields; live.js posts the same fields as JSON (tricks as lists of codes)."""
     if not request.is_json:
         return request.form
-    body = request.get_json(silent=True)
+    body = posted_json()
     if not isinstance(body, dict):
         return MultiDict({"_bad": "1"})
-    fields: dict[str, str] = {}
-    for name, value in body.items():
-        if name == "tricks" and isinstance(value, list):
-            continue  # codes, read by LiveForm.trick_list (see _form)
-        if isinstance(value, bool):
-            fields[name] = "1" if value else ""
-        elif isinstance(value, (str, int)):
-            fields[name] = str(value)
-    return ImmutableMultiDict(fields)
+    return json_fields(body, skip=("tricks",))  # the tricks: codes, read by LiveForm.trick_list (see _form)
 
 
 def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, request, url_for
+from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..engine.errors import ReadError, ScartoError
@@ -72,6 +73,35 @@ def json_body() -> Any:
     value = loads(text, "body")
     check_value(value)
     return value
+
+
+def posted_json() -> Any:
+    """The JSON a page's script posted in place of a form (live.js), or None when the body is not JSON
+    the app would write: not JSON at all, nested past :data:`MAX_DEPTH` (Python's reader gives up on
+    deep nesting with a RecursionError, not a ValueError) or holding a lone surrogate. Never raises:
+    the form it stands for then says what is missing."""
+    try:
+        value = request.get_json(silent=True)
+        if value is not None:
+            check_value(value)
+    except (RecursionError, ReadError):
+        return None
+    return value
+
+
+def json_fields(body: Any, *, skip: tuple[str, ...] = ()) -> ImmutableMultiDict[str, str]:
+    """A posted JSON object's members as a form's fields: text as it is, numbers as text, true and false
+    as a ticked and an empty box. Anything else (a list, an object, null, a body that is no object) is
+    left out, as a field the form did not get; ``skip`` names members the caller reads itself."""
+    fields: dict[str, str] = {}
+    for name, value in (body.items() if isinstance(body, dict) else ()):
+        if name in skip:
+            continue
+        if isinstance(value, bool):
+            fields[name] = "1" if value else ""
+        elif isinstance(value, (str, int, float)):
+            fields[name] = str(value)
+    return ImmutableMultiDict(fields)
 
 
 NOT_FOUND = "Nothing is at this address: check the link (a token is 24 characters)."
