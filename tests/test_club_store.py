@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from scorer.engine import clubs as stats
 from scorer.engine.errors import ReadError
-from scorer.engine.limits import MAX_ROSTER
+from scorer.engine.limits import MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
 from scorer.engine.records import dumps, parse_hand, parse_match
 from scorer.engine.scoring import score_hand
 from scorer.storage import clubs, store
@@ -278,3 +278,43 @@ def test_importing_a_club_reads_its_roster_once_not_once_a_name(db: sqlite_utils
     assert len(roster) == len(players) + 20 and len({p.name.casefold() for p in roster}) == len(roster)
     exported = json.dumps(clubs.export_club(db, club)["players"])
     assert '"Guest 38"' in exported and '"Player 0"' in exported
+
+
+def test_a_club_files_seasons_and_matches_are_counted_before_they_are_read() -> None:
+    """A club file of small entries stored each in turn inside the write lock: 2,000 empty matches and
+    2,000 seasons (480 KB) took 8 s, and the upload limit allows thirty times that."""
+    season = {"name": "S", "from": "2026-01-01", "to": "2026-02-01"}
+    with pytest.raises(ReadError) as seasons:
+        clubs.parse_club({"name": "Bar", "seasons": [season] * (MAX_SEASONS + 1)})
+    assert seasons.value.key == "limit.seasons" and seasons.value.where == "seasons"
+    with pytest.raises(ReadError) as matches:
+        clubs.parse_club({"name": "Bar", "matches": [5] * (MAX_CLUB_MATCHES + 1)})  # not even matches: counted
+    assert matches.value.key == "limit.club_matches" and matches.value.where == "matches"
+
+
+def test_seasons_are_bounded_and_found_by_id(db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    club = clubs.create_club(db, "Circolo", [])
+    monkeypatch.setattr(clubs, "MAX_SEASONS", 3)
+    made = [clubs.add_season(db, club.id, f"S{i}", "2026-01-01", "2026-02-01") for i in range(3)]
+    with pytest.raises(ReadError) as full:
+        clubs.add_season(db, club.id, "One more", "2026-01-01", "2026-02-01")
+    assert full.value.key == "limit.seasons"
+    reads: list[str] = []
+    db.conn.set_trace_callback(lambda sql: reads.append(sql) if "FROM club_seasons" in sql else None)
+    assert clubs.get_season(db, club.id, made[1].id) == made[1]
+    db.conn.set_trace_callback(None)
+    assert len(reads) == 1 and " id = " in reads[0]  # one season read, not every season of the club
+    with pytest.raises(store.NotFound):
+        clubs.get_season(db, club.id + 1, made[1].id)
+
+
+def test_a_club_holds_a_bounded_number_of_matches(db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    club = clubs.create_club(db, "Circolo", [("Anna", None), ("Bruno", None), ("Carla", None)])
+    monkeypatch.setattr(clubs, "MAX_CLUB_MATCHES", 2)
+    match = parse_match(points_match(["Anna", "Bruno", "Carla"], [(0, [30, 28, 20])]))
+    for _ in range(2):
+        clubs.add_record(db, club.id, match, ["Anna", "Bruno", "Carla"])
+    with pytest.raises(ReadError) as full:
+        clubs.add_record(db, club.id, match, ["Anna", "Bruno", "Carla"])
+    assert full.value.key == "limit.club_matches" and full.value.params == {"count": 3, "limit": 2}
+    assert len(clubs.club_matches(db, club.id)) == 2

@@ -48,6 +48,11 @@ MAX_ROSTER = 500
 """Players on one club's roster (merged entries apart): every member and guest of a club over many
 years. Checked wherever a player joins (the forms, a club file, a match or a night naming someone new),
 so whatever a club exports it imports back."""
+MAX_SEASONS = 200
+"""Seasons of one club: four a year for fifty years."""
+MAX_CLUB_MATCHES = 5000
+"""Matches of one club: a club night of twelve tables every week for eight years. Storing one from a club
+file takes about half a millisecond, inside the write lock; past it, the club's next matches go to a new club."""
 
 TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
                "recorded_at": MAX_SHORT_TEXT}

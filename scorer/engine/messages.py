@@ -136,6 +136,9 @@ READ_TEMPLATES: dict[str, str] = {
                       "hands or fewer"),
     "limit.tricks": N_("%(count)s tricks; a hand has at most %(limit)s"),
     "limit.cards": N_("%(count)s cards in one list; the pack has 78"),
+    "limit.seasons": N_("%(count)s seasons; a club keeps at most %(limit)s: delete the old ones"),
+    "limit.club_matches": N_("%(count)s matches; a club holds at most %(limit)s: start a new club for the next "
+                             "ones"),
     "limit.roster": N_("%(count)s players; a club's roster holds at most %(limit)s: merge the entries that are "
                        "one person"),
 }

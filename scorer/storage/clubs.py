@@ -28,7 +28,7 @@ import sqlite_utils
 
 from ..engine.clubs import SUMMARY_VERSION, MatchSummary, summarise
 from ..engine.errors import ReadError, ScartoError
-from ..engine.limits import MAX_ROSTER
+from ..engine.limits import MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
 from ..engine.messages import N_
 from ..engine.records import MatchRecord, match_to_dict, parse_match, player_name
 from ..engine.rulesets import find_ruleset
@@ -378,6 +378,7 @@ def attach_match(db: sqlite_utils.Database, club_id: int, match_id: int, player_
             if get_player(db, club_id, pid).merged_into is not None:
                 raise ClubError("merged")
         if current is None:
+            _room_for_match(db, club_id)
             db.execute("INSERT INTO club_matches (match_id, club_id, added_at) VALUES (?, ?, ?)",
                        [match_id, club_id, stamp])
             if announce:
@@ -386,6 +387,13 @@ def attach_match(db: sqlite_utils.Database, club_id: int, match_id: int, player_
         db.execute("DELETE FROM club_seats WHERE match_id = ?", [match_id])
         for seat, pid in enumerate(player_ids):
             db.execute("INSERT INTO club_seats (match_id, seat, player_id) VALUES (?, ?, ?)", [match_id, seat, pid])
+
+
+def _room_for_match(db: sqlite_utils.Database, club_id: int) -> None:
+    """ReadError when the club holds :data:`MAX_CLUB_MATCHES` matches already."""
+    count = db.execute("SELECT COUNT(*) FROM club_matches WHERE club_id = ?", [club_id]).fetchone()[0]
+    if count >= MAX_CLUB_MATCHES:
+        raise ReadError.of("limit.club_matches", "matches", count=count + 1, limit=MAX_CLUB_MATCHES)
 
 
 def club_matches(db: sqlite_utils.Database, club_id: int, limit: int = -1) -> list[store.MatchRow]:
@@ -443,15 +451,19 @@ def seasons(db: sqlite_utils.Database, club_id: int) -> list[Season]:
 def get_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> Season:
     if not 0 < season_id < 2**63:
         raise store.NotFound("no such season")
-    found = [s for s in seasons(db, club_id) if s.id == season_id]
-    if not found:
+    rows = list(db.query('SELECT id, name, start, "end" FROM club_seasons WHERE club_id = ? AND id = ?',
+                         [club_id, season_id]))  # one row, not every season read to find it
+    if not rows:
         raise store.NotFound("no such season")
-    return found[0]
+    return Season(rows[0]["id"], rows[0]["name"], rows[0]["start"], rows[0]["end"])
 
 
 def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, end: str) -> Season:
-    """A named date range (ISO dates, both ends included)."""
+    """A named date range (ISO dates, both ends included); at most :data:`MAX_SEASONS` a club."""
     with db.atomic():
+        count = db.execute("SELECT COUNT(*) FROM club_seasons WHERE club_id = ?", [club_id]).fetchone()[0]
+        if count >= MAX_SEASONS:
+            raise ReadError.of("limit.seasons", "seasons", count=count + 1, limit=MAX_SEASONS)
         pk = db.execute('INSERT INTO club_seasons (club_id, name, start, "end") VALUES (?, ?, ?, ?)',
                         [club_id, clean_name(name), start, end]).lastrowid
     assert pk is not None
@@ -646,6 +658,8 @@ def parse_club(data: object) -> ClubFile:
     raw_seasons = data.get("seasons", [])
     if not isinstance(raw_seasons, list):
         raise ReadError(N_("Write the seasons as a list."), "seasons")
+    if len(raw_seasons) > MAX_SEASONS:
+        raise ReadError.of("limit.seasons", "seasons", count=len(raw_seasons), limit=MAX_SEASONS)
     seasons_ = []
     for i, entry in enumerate(raw_seasons):
         where = f"seasons[{i}]"
@@ -658,6 +672,8 @@ def parse_club(data: object) -> ClubFile:
     raw_matches = data.get("matches", [])
     if not isinstance(raw_matches, list):
         raise ReadError.of("record.hands", "matches")
+    if len(raw_matches) > MAX_CLUB_MATCHES:  # before any is read: each costs about half a millisecond to store
+        raise ReadError.of("limit.club_matches", "matches", count=len(raw_matches), limit=MAX_CLUB_MATCHES)
     matches = []
     for i, entry in enumerate(raw_matches):
         where = f"matches[{i}]"

@@ -48,7 +48,10 @@ def create_club() -> Any:
     if problems:
         return refuse(400, "bad_request", "A hand with errors cannot be scored, so the club was not created.",
                       problems=problems)
-    club = club_store.import_club(get_db(), club_file)
+    try:
+        club = club_store.import_club(get_db(), club_file)
+    except ScartoError as exc:  # a limit (docs/LIMITS.md) the file's reading could not see
+        return read_refusal(exc)
     return created("clubs.club_page", club.edit_token, club.view_token)
 
 

@@ -244,6 +244,8 @@ def next_round(token: str) -> Any:
                 "and say why.", tables=", ".join(str(t) for t in exc.tables)), "error")
     except night_store.NightOver:
         flash(_("Every round of the night has been played."), "error")
+    except ScartoError as exc:  # a limit of the club's (docs/LIMITS.md): its matches
+        flash(error_text(exc), "error")
     else:
         flash(_("Round %(n)s is seated.", n=number))
     return redirect(url_for("nights.night_page", token=token))
@@ -384,5 +386,7 @@ def start_round(token: str) -> Any:
                       "{\"force\": true, \"reason\": \"...\"} to start the next round anyway.", tables=exc.tables)
     except night_store.NightOver:
         return refuse(409, "conflict", "Every round of the night has been seated.")
+    except ScartoError as exc:
+        return read_refusal(exc)
     state = night_store.night_state(get_db(), night_store.get_night(get_db(), night.id))
     return _round_data(state, number, True), 201
