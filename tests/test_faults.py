@@ -216,7 +216,17 @@ def test_a_form_posted_as_json_gets_the_forms_answer_not_a_500(client: FlaskClie
         response = client.post(path, data=body, content_type="application/json", headers={"X-CSRFToken": csrf})
         assert response.status_code in (200, 302, 400), (path, response.status_code, response.data[:300])
         assert b"Traceback" not in response.data and b"Internal Server Error" not in response.data, path
-    assert client.get(f"/m/{match}/").status_code == 200  # nothing was saved in a broken state
+    assert client.get(f"/m/{match}/export.json").get_json()["hands"] == []  # no hand was saved from it
+
+
+def test_json_fields_are_what_a_form_would_have_posted(app: Flask) -> None:
+    from scorer.web.jsonio import json_fields
+
+    fields = json_fields({"end_hands": 5.0, "stake": 0.5, "title": "Bar", "tick": True, "off": False,
+                          "player": ["Anna", 2, None], "nested": {"a": 1}, "none": None, "big": 1e300})
+    assert fields.to_dict(flat=False) == {"end_hands": ["5"], "stake": ["0.5"], "title": ["Bar"], "tick": ["1"],
+                                          "off": [""], "player": ["Anna", "2"], "big": ["1e+300"]}
+    assert json_fields([1, 2]).to_dict() == {} and json_fields(None).to_dict() == {}
 
 
 def test_head_is_answered_on_the_entry_pages(client: FlaskClient) -> None:

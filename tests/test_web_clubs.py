@@ -171,6 +171,38 @@ def test_a_stand_alone_match_joins_the_club_mapping_its_names(app: Flask, client
     assert response.status_code == 400 and "No match has that link" in response.get_data(as_text=True)
 
 
+def test_a_match_refused_by_a_limit_adds_nobody_to_the_roster(app: Flask, client: FlaskClient,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's new player joined the roster before the match was refused (the roster full at the next
+    seat, or the club's matches): the refusal left players behind."""
+    edit, _view = new_club(client, "Anna")
+    ids = player_ids(app, edit)
+    monkeypatch.setattr(club_store, "MAX_ROSTER", 2)
+    match_edit = client.post("/api/matches", json=match_file(3)).get_json()["edit_url"].split("/m/")[1].strip("/")
+    response = submit(client, f"/c/{edit}/add?match={match_edit}",
+                      {"seat_0": str(ids["Anna"]), "seat_1": "new", "seat_2": "new"})
+    assert response.status_code == 400 and "at most 2" in response.get_data(as_text=True)
+    assert list(player_ids(app, edit)) == ["Anna"]
+
+
+def test_a_name_stored_before_names_were_normalised_still_finds_its_player(app: Flask) -> None:
+    """A roster could hold "Jose" with the accent as a second character, or a zero-width space: the
+    same name read now must find that player, not make a second one."""
+    with app.app_context():
+        db = get_db()
+        club = club_store.create_club(db, "Circolo", [("Anna", None)])
+        for legacy in ("Jose\u0301", "Bruno\u200b"):
+            db.execute("INSERT INTO club_players (club_id, name, short, merged_into, created_at) "
+                       "VALUES (?, ?, NULL, NULL, '2026-01-01T00:00:00Z')", [club.id, legacy])
+        db.conn.commit()
+        stored = {p.name: p.id for p in club_store.roster(db, club.id)}
+        assert club_store.player_for(db, club.id, "Jos\u00e9").id == stored["Jose\u0301"]
+        assert club_store.RosterNames(db, club.id).player_for("bruno").id == stored["Bruno\u200b"]
+        with pytest.raises(club_store.NameTaken):
+            club_store.add_player(db, club.id, "JOS\u00c9")
+        assert len(club_store.roster(db, club.id)) == 3
+
+
 def test_the_table_seasons_sorting_csv_and_pdf(app: Flask, client: FlaskClient) -> None:
     edit, view = new_club(client)
     data = match_file(6)

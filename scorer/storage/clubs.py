@@ -220,9 +220,16 @@ def get_player(db: sqlite_utils.Database, club_id: int, player_id: int) -> Playe
     return _player_row(rows[0])
 
 
+def name_key(name: str) -> str:
+    """What two roster names are compared by: the name as a match reads it, in any case. A name stored
+    before rosters were read so (with a zero-width space, or an accent as a second character) still
+    finds its player, and no second one is made for it."""
+    return player_name(name).casefold()
+
+
 def _named(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow | None:
-    folded = name.casefold()
-    return next((p for p in roster(db, club_id) if p.name.casefold() == folded), None)
+    key = name_key(name)
+    return next((p for p in roster(db, club_id) if name_key(p.name) == key), None)
 
 
 def _short(value: str | None) -> str | None:
@@ -272,17 +279,18 @@ class RosterNames:
 
     def __init__(self, db: sqlite_utils.Database, club_id: int) -> None:
         self.db, self.club_id = db, club_id
-        self._by_name = {p.name.casefold(): p for p in roster(db, club_id)}
+        self._by_name = {name_key(p.name): p for p in roster(db, club_id)}
 
     def player_for(self, name: str, stamp: str | None = None) -> PlayerRow:
-        """The roster player of that name (any case), joining the roster if new."""
+        """The roster player of that name (any case), joining the roster if new. Used within one
+        transaction: a refused write rolls back the players it added, and the index with it is dropped."""
         name = clean_name(name)
-        found = self._by_name.get(name.casefold())
+        found = self._by_name.get(name_key(name))
         if found is None:
             if len(self._by_name) >= MAX_ROSTER:
                 raise ReadError.of("limit.roster", "players", count=len(self._by_name) + 1, limit=MAX_ROSTER)
-            found = self._by_name[name.casefold()] = _insert_player(self.db, self.club_id, name, None,
-                                                                    stamp or store.now())
+            found = self._by_name[name_key(name)] = _insert_player(self.db, self.club_id, name, None,
+                                                                   stamp or store.now())
         return found
 
 

@@ -470,20 +470,20 @@ def _map_seats(club: club_store.ClubRow, token: str, match_token: str) -> Any:
     if form.validate_on_submit():
         chosen = [request.form.get(f"seat_{i}", "") for i in range(len(row.players))]
         try:
-            ids = []
-            for name, value in zip(row.players, chosen, strict=True):
-                if value == "new":
-                    ids.append(club_store.player_for(db, club.id, name).id)
-                elif value.isdecimal() and len(value) < 19:
-                    player = club_store.get_player(db, club.id, int(value))
-                    if player.merged_into is not None:
-                        raise store.NotFound("merged")
-                    ids.append(player.id)
-                else:
-                    raise ScartoError(_("Choose a roster player for each seat."))
-            if len(set(ids)) != len(ids):
-                raise ScartoError(_("Two seats cannot be the same player."))
-            with db.atomic():
+            with db.atomic():  # a seat's new player joins only with the match: a refusal leaves the roster as it was
+                ids = []
+                for name, value in zip(row.players, chosen, strict=True):
+                    if value == "new":
+                        ids.append(club_store.player_for(db, club.id, name).id)
+                    elif value.isdecimal() and len(value) < 19:
+                        player = club_store.get_player(db, club.id, int(value))
+                        if player.merged_into is not None:
+                            raise store.NotFound("merged")
+                        ids.append(player.id)
+                    else:
+                        raise ScartoError(_("Choose a roster player for each seat."))
+                if len(set(ids)) != len(ids):
+                    raise ScartoError(_("Two seats cannot be the same player."))
                 club_store.attach_match(db, club.id, row.id, ids, announce=current is None)
                 club_store.refresh_summary(db, row.id)
         except store.NotFound:
@@ -493,11 +493,12 @@ def _map_seats(club: club_store.ClubRow, token: str, match_token: str) -> Any:
         else:
             flash(_("The match is in the club, its players mapped to the roster."))
             return redirect(url_for("clubs.club_page", token=token))
-    by_fold = {p.name.casefold(): p.id for p in roster}
+    by_fold = {club_store.name_key(p.name): p.id for p in roster}
     if current is not None:
         preset = [str(pid) for pid in current]
     else:
-        preset = [str(by_fold[n.casefold()]) if n.casefold() in by_fold else "new" for n in row.players]
+        preset = [str(by_fold[club_store.name_key(n)]) if club_store.name_key(n) in by_fold else "new"
+                  for n in row.players]
     status = 400 if request.method == "POST" else 200
     return render_template("club_map.html", club=club, token=token, match=row, match_token=match_token,
                            roster=roster, preset=preset, form=form, problem=problem), status

@@ -169,7 +169,8 @@ def _formdata() -> Any:
     body = posted_json()
     if not isinstance(body, dict):
         return MultiDict({"_bad": "1"})
-    return json_fields(body, skip=("tricks",))  # the tricks: codes, read by LiveForm.trick_list (see _form)
+    codes = isinstance(body.get("tricks"), list)  # live.js's card codes, read by LiveForm.trick_list (see _form)
+    return json_fields({k: v for k, v in body.items() if not (codes and k == "tricks")})
 
 
 def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:

@@ -89,19 +89,26 @@ def posted_json() -> Any:
     return value
 
 
-def json_fields(body: Any, *, skip: tuple[str, ...] = ()) -> ImmutableMultiDict[str, str]:
-    """A posted JSON object's members as a form's fields: text as it is, numbers as text, true and false
-    as a ticked and an empty box. Anything else (a list, an object, null, a body that is no object) is
-    left out, as a field the form did not get; ``skip`` names members the caller reads itself."""
-    fields: dict[str, str] = {}
+def json_fields(body: Any) -> ImmutableMultiDict[str, str]:
+    """A posted JSON object's members as a form's fields: text as it is, numbers as text (5.0 as 5),
+    true and false as a ticked and an empty box, a list of those as the field given once for each.
+    Anything else (an object, null, a body that is no object) is left out, as a field the form did
+    not get."""
+    fields: list[tuple[str, str]] = []
     for name, value in (body.items() if isinstance(body, dict) else ()):
-        if name in skip:
-            continue
-        if isinstance(value, bool):
-            fields[name] = "1" if value else ""
-        elif isinstance(value, (str, int, float)):
-            fields[name] = str(value)
+        fields += [(name, text) for item in (value if isinstance(value, list) else [value])
+                   if (text := _field_text(item)) is not None]
     return ImmutableMultiDict(fields)
+
+
+def _field_text(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "1" if value else ""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
 
 
 NOT_FOUND = "Nothing is at this address: check the link (a token is 24 characters)."
