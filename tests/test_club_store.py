@@ -233,12 +233,13 @@ def test_look_alike_names_are_one_roster_player(db: sqlite_utils.Database) -> No
         with pytest.raises(clubs.NameTaken):
             clubs.add_player(db, club.id, twin)
         assert clubs.player_for(db, club.id, twin).name in ("Anna", "\u00c1ngel")
+    assert clubs.add_player(db, club.id, "Bruno", "\u200b").short is None  # an invisible short name is none
     with pytest.raises(ReadError) as invisible:
         clubs.add_player(db, club.id, "\u200b\u200d")
     assert invisible.value.key == "players.empty_name"
     with pytest.raises(ReadError):
         clubs.parse_club({"name": "Bar", "players": ["Anna", "An\u200bna"]})
-    assert len(clubs.roster(db, club.id)) == 2
+    assert len(clubs.roster(db, club.id)) == 3
 
 
 def test_a_roster_is_bounded_wherever_a_player_joins(db: sqlite_utils.Database) -> None:

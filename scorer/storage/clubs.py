@@ -233,7 +233,8 @@ def _named(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow | No
 
 
 def _short(value: str | None) -> str | None:
-    if value is None or not value.strip():
+    """A short name as its name is read; none when nothing visible is left (spaces, zero-width characters)."""
+    if value is None or not player_name(value):
         return None
     return clean_name(value, "short")[:12]
 
