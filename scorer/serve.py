@@ -46,7 +46,9 @@ from .storage import shelf
 
 log = logging.getLogger("scorer.access")
 
-_SECRET_PATH = re.compile(r"^/(audit/k|audit|m)/[^/?]+")
+_SECRETS = r"audit/k|audit|m|c|n"
+"""The addresses whose next part opens something: a match, a hand's audit, a club, a night (their tokens)."""
+_SECRET_PATH = re.compile(rf"^/({_SECRETS})/[^/?]+")
 
 
 def redact(path: str) -> str:
@@ -59,7 +61,7 @@ class Redact(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        cleaned = re.sub(r"/(audit/k|audit|m)/[^/\s?]+", lambda m: f"/{m.group(1)}/…", message)
+        cleaned = re.sub(rf"/({_SECRETS})/[^/\s?]+", lambda m: f"/{m.group(1)}/…", message)
         if cleaned != message:
             record.msg, record.args = cleaned, None
         return True

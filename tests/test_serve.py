@@ -49,7 +49,9 @@ def test_the_redacted_paths_hold_no_token() -> None:
     assert redact("/m/AbCdEf0123456789abcdEFGH/hands/new/points") == "/m/…/hands/new/points"
     assert redact("/audit/eJzLSM3JyVcozy_KSQEAGgQEXQ.pdf") == "/audit/…"
     assert redact("/audit/k/0123456789abcdef0123456789abcdef") == "/audit/k/…"
-    assert redact("/static/app.css") == "/static/app.css"
+    assert redact("/c/MskuG-3Ojy5D-LY5mNnYriNy/table.pdf") == "/c/…/table.pdf"  # a club's edit link
+    assert redact("/n/AbCdEf0123456789abcdEFGH/state.json") == "/n/…/state.json"  # a night's
+    assert redact("/static/app.css") == "/static/app.css" and redact("/clubs/new") == "/clubs/new"
 
 
 def test_the_connection_limit_and_timeouts_are_set_for_phones() -> None:
@@ -67,6 +69,9 @@ def test_the_server_stays_reachable_and_answers_faults_with_our_pages(tmp_path: 
         view = created.json()["view_url"].rstrip("/").split("/m/")[1]
         for path in (f"/m/{edit}/", f"/m/{view}/share", f"/m/{edit}/hands/new/points?x=1", f"/m/{edit}/sheet.pdf"):
             assert phone.get(path).status == 200
+        club = phone.post_json("/api/clubs", {"name": "Bar", "players": ["Anna", "Bruno", "Carla"]}).json()
+        club_edit = club["edit_url"].rstrip("/").split("/c/")[1]
+        assert phone.get(f"/c/{club_edit}/").status == 200
 
         # 150 half-open connections (connected, nothing sent) while a normal request still answers
         idle = [socket.create_connection((HOST, server.port), timeout=10) for _ in range(150)]
@@ -100,7 +105,8 @@ def test_the_server_stays_reachable_and_answers_faults_with_our_pages(tmp_path: 
         phone.close()
     log = server.output()
     assert "scorer.access GET /m/…/ 200" in log
-    assert edit not in log and view not in log, "a token in the log"
+    assert edit not in log and view not in log and club_edit not in log, "a token in the log"
+    assert "scorer.access GET /c/…/ 200" in log
 
 
 @pytest.mark.slow
