@@ -210,8 +210,9 @@ def test_the_form_limits_are_the_files_limits() -> None:
 
 def test_the_limits_are_documented() -> None:
     text = (ROOT / "docs" / "LIMITS.md").read_text()
-    for name in ("MAX_TITLE", "MAX_PLACE", "MAX_NOTES", "MAX_CURRENCY", "MAX_HANDS", "MAX_TRICKS",
-                 "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES", "MAX_AUDIT_LINK"):
+    for name in ("MAX_TITLE", "MAX_PLACE", "MAX_NOTES", "MAX_CURRENCY", "MAX_HANDS", "MAX_HANDS_KEPT", "MAX_TRICKS",
+                 "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES", "MAX_AUDIT_LINK", "MAX_ROSTER", "MAX_SEASONS",
+                 "MAX_CLUB_MATCHES"):
         assert f"`{name}`" in text, name
         assert f"{getattr(limits, name):,}" in text, name
 
@@ -238,3 +239,47 @@ def test_the_store_never_takes_a_match_past_its_hands(app: Flask, client: FlaskC
     with app.app_context():
         row, _ = store.find_match(get_db(), token)
         assert store.count_hands(get_db(), row.id) == 1
+
+
+def test_a_deleted_hand_brought_back_cannot_take_a_match_past_its_hands(app: Flask, client: FlaskClient,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undelete and restore never looked at the limit: delete 500 of 1,000 hands, add 500, bring the 500
+    back, and the match held 1,500 (its export no longer imported, every page of it slower), without end."""
+    token = start_match(client)
+    monkeypatch.setattr(store, "MAX_HANDS", 2)
+    with app.app_context():
+        db = get_db()
+        row, _ = store.find_match(db, token)
+        hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}}
+        first, _second = store.add_hand(db, row.id, hand), store.add_hand(db, row.id, dict(hand, dealer="Bruno"))
+        store.delete_hand(db, row.id, first.key)
+        store.add_hand(db, row.id, dict(hand, dealer="Carla"))  # two current hands again
+        for bring_back in (lambda: store.undelete_hand(db, row.id, first.key),
+                           lambda: store.restore_revision(db, row.id, first.key, 1)):
+            with pytest.raises(store.MatchFull):
+                bring_back()
+        assert store.count_hands(db, row.id) == 2 and store.get_hand(db, row.id, first.key).deleted_at
+    refused = client.post(f"/m/{token}/hands/{first.key}/undelete", data={  # the deleted hands' Undo
+        "csrf_token": csrf_token(client.get(f"/m/{token}/deleted").get_data(as_text=True)), "version": "2"})
+    assert refused.status_code == 400 and "as many as a match holds" in _shown(refused)
+
+
+def test_a_match_keeps_a_bounded_number_of_hands_with_its_deleted_ones(app: Flask, client: FlaskClient,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deleted hands did not count: add, delete, add again made the deleted hands' page grow without end
+    (2,000 deleted hands: a 2 MB page)."""
+    token = start_match(client)
+    monkeypatch.setattr(store, "MAX_HANDS_KEPT", 3)
+    with app.app_context():
+        db = get_db()
+        row, _ = store.find_match(db, token)
+        hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}}
+        for _ in range(3):
+            store.delete_hand(db, row.id, store.add_hand(db, row.id, hand).key)
+        with pytest.raises(store.MatchKeepsAll):
+            store.add_hand(db, row.id, hand)
+    page = client.get(f"/m/{token}/hands/new/points").get_data(as_text=True)
+    refused = client.post(f"/m/{token}/hands/new/points", data={
+        "csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
+        "points_0": "30", "points_1": "30", "points_2": "18"})
+    assert refused.status_code == 400 and "with its deleted ones" in _shown(refused)

@@ -21,6 +21,9 @@ MAX_SHORT_TEXT = 40
 """Characters of a date or a ``recorded_at`` stamp (ISO 8601 needs 25)."""
 MAX_HANDS = 1000
 """Hands in one match: about four club evenings a week for a season. Past it, start a new match."""
+MAX_HANDS_KEPT = 2 * MAX_HANDS
+"""Hands one match keeps, its deleted ones with them (a deleted hand stays, to be brought back): so the
+deleted hands' page and the match's history stay bounded too."""
 MAX_TRICKS = 40
 """Tricks in one record or one live check: more than any preset deals (26 in piccolo)."""
 MAX_TRICKS_TEXT = 6000

@@ -39,7 +39,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_HANDS
+from ..engine.limits import MAX_HANDS, MAX_HANDS_KEPT
 from ..engine.numbers import fraction_json
 from ..engine.records import HandRecord, MatchRecord, match_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
@@ -78,7 +78,12 @@ class Conflict(StoreError):
 
 class MatchFull(StoreError):
     """The match holds as many hands as a match may (limits.MAX_HANDS): a backstop inside the write
-    lock, behind the pages' own check, so two saves at once can never store one too many."""
+    lock, behind the pages' own check, so two saves at once can never store one too many; and a
+    deleted hand brought back to a full match."""
+
+
+class MatchKeepsAll(MatchFull):
+    """The match keeps as many hands as it may with its deleted ones (limits.MAX_HANDS_KEPT)."""
 
 
 @dataclass(frozen=True)
@@ -418,13 +423,15 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
         if done is not None:
             return done.hand
         _touch(db, match_id, stamp)
-        count, position, latest = next(iter(db.execute(
+        count, position, latest, kept = next(iter(db.execute(
             "SELECT (SELECT COUNT(*) FROM hands WHERE match_id = ?1 AND deleted_at IS NULL),"
             " (SELECT MAX(position) FROM hands WHERE match_id = ?1),"
             " (SELECT id FROM hands WHERE match_id = ?1 AND deleted_at IS NULL ORDER BY position DESC, id DESC"
-            "  LIMIT 1)", [match_id]).fetchall()))
+            "  LIMIT 1), (SELECT COUNT(*) FROM hands WHERE match_id = ?1)", [match_id]).fetchall()))
         if count >= MAX_HANDS:
             raise MatchFull(f"This match has {MAX_HANDS} hands, as many as a match holds.")
+        if kept >= MAX_HANDS_KEPT:
+            raise MatchKeepsAll(f"This match keeps {MAX_HANDS_KEPT} hands with its deleted ones.")
         if expected_count is not None and count != expected_count:
             raise Conflict(
                 f"Hand {expected_count + 1} was saved from another phone while you were entering it.",
@@ -456,6 +463,8 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
         hand = get_hand(db, match_id, key)
         if expected_version is not None and hand.version != expected_version:
             raise Conflict("This hand was changed from another phone while you were editing it.", hand)
+        if deleted is False and hand.deleted_at is not None and count_hands(db, match_id) >= MAX_HANDS:
+            raise MatchFull(f"This match has {MAX_HANDS} hands, as many as a match holds.")  # not one more back
         version = hand.version + 1
         new_record = hand.record if record is None else record
         changes: dict[str, Any] = {"version": version, "record": json.dumps(new_record, ensure_ascii=False),

@@ -27,7 +27,7 @@ from werkzeug.http import parse_accept_header
 
 from ..engine.cardnames import DEFAULT_LANGUAGE
 from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
-from ..engine.limits import MAX_HANDS, MAX_UPLOAD_BYTES
+from ..engine.limits import MAX_HANDS, MAX_HANDS_KEPT, MAX_UPLOAD_BYTES
 from ..resources import STATIC, TEMPLATES, TRANSLATIONS
 from ..storage import db as database
 from ..storage import store
@@ -230,6 +230,9 @@ def _register_errors(app: Flask) -> None:
         """A save that would take a match past its hands (two at once at the limit): 400, nothing stored."""
         message = _("This match has %(limit)s hands, as many as a match holds: start a new match "
                     "for the next hands.", limit=MAX_HANDS)
+        if isinstance(error, store.MatchKeepsAll):
+            message = _("This match keeps %(limit)s hands with its deleted ones, as many as a match keeps: start "
+                        "a new match for the next hands.", limit=MAX_HANDS_KEPT)
         if wants_json():
             return {"error": "Bad Request", "message": message}, 400
         return render_template("error.html", code=400, reason=None, message=message), 400
