@@ -319,3 +319,26 @@ def test_a_club_holds_a_bounded_number_of_matches(db: sqlite_utils.Database, mon
         clubs.add_record(db, club.id, match, ["Anna", "Bruno", "Carla"])
     assert full.value.key == "limit.club_matches" and full.value.params == {"count": 3, "limit": 2}
     assert len(clubs.club_matches(db, club.id)) == 2
+
+
+def test_club_writes_take_their_turn_with_the_saves(db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club's writes opened SQLite's transaction directly: a save of another process, queued on the
+    writer lock, then found SQLite busy and gave up after 30 s (a 10,000-match club file: a 503)."""
+    from contextlib import contextmanager
+
+    taken: list[str] = []
+    real = database.writer_lock
+
+    @contextmanager
+    def recorded(handle: sqlite_utils.Database) -> Any:
+        taken.append("lock")
+        with real(handle):
+            yield
+
+    monkeypatch.setattr(store, "writer_lock", recorded)
+    club = clubs.create_club(db, "Circolo", [("Anna", None), ("Bruno", None), ("Carla", None)])
+    clubs.add_season(db, club.id, "Winter", "2026-12-01", "2027-02-28")
+    clubs.add_record(db, club.id, parse_match(points_match(["Anna", "Bruno", "Carla"], [(0, [30, 28, 20])])),
+                     ["Anna", "Bruno", "Carla"])
+    clubs.import_club(db, clubs.parse_club({"name": "Bar", "players": ["Dora"]}))
+    assert taken == ["lock"] * 4  # one turn each, the match inside the club's write taking no second one

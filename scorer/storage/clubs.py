@@ -146,7 +146,7 @@ def create_club(db: sqlite_utils.Database, name: str, players: list[tuple[str, s
         if player.casefold() in seen:
             raise NameTaken(player)
         seen.add(player.casefold())
-    with db.atomic():
+    with store.writing(db):
         edit, view = store.new_token(), store.new_token()
         club_id = db.execute(
             "INSERT INTO clubs (name, edit_token, view_token, edit_key, view_key, settings, created_at, updated_at) "
@@ -190,7 +190,7 @@ def _club_row(row: dict[str, Any]) -> ClubRow:
 
 def update_club(db: sqlite_utils.Database, club_id: int, name: str, settings: dict[str, Any]) -> ClubRow:
     """Change the club's name and its defaults for new matches (matches already played keep theirs)."""
-    with db.atomic():
+    with store.writing(db):
         db.execute("UPDATE clubs SET name = ?, settings = ?, updated_at = ? WHERE id = ?",
                    [clean_name(name), json.dumps(settings, ensure_ascii=False), store.now(), club_id])
     return get_club(db, club_id)
@@ -243,7 +243,7 @@ def add_player(db: sqlite_utils.Database, club_id: int, name: str, short: str | 
                stamp: str | None = None) -> PlayerRow:
     """A new roster player; NameTaken if the roster has the name already (in any case)."""
     name = clean_name(name)
-    with db.atomic():
+    with store.writing(db):
         if _named(db, club_id, name) is not None:
             raise NameTaken(name)
         _room_for(db, club_id, 1)
@@ -310,7 +310,7 @@ def events(db: sqlite_utils.Database, club_id: int) -> list[Event]:
 def rename_player(db: sqlite_utils.Database, club_id: int, player_id: int, name: str,
                   short: str | None) -> PlayerRow:
     """A new name (and short name) for a roster player; every past hand stays theirs."""
-    with db.atomic():
+    with store.writing(db):
         player = get_player(db, club_id, player_id)
         if player.merged_into is not None:
             raise ClubError("merged")
@@ -330,7 +330,7 @@ def merge_players(db: sqlite_utils.Database, club_id: int, source_id: int, targe
 
     ClubError when both sat in the same match (two seats cannot be one person).
     """
-    with db.atomic():
+    with store.writing(db):
         source = get_player(db, club_id, source_id)
         target = get_player(db, club_id, target_id)
         if source.id == target.id or source.merged_into is not None or target.merged_into is not None:
@@ -376,7 +376,7 @@ def attach_match(db: sqlite_utils.Database, club_id: int, match_id: int, player_
                  stamp: str | None = None, announce: bool = False) -> None:
     """Make a match the club's, its seats (in order) played by these roster players."""
     stamp = stamp or store.now()
-    with db.atomic():
+    with store.writing(db):
         current = club_of(db, match_id)
         if current is not None and current != club_id:
             raise ClubError("other club")
@@ -469,7 +469,7 @@ def get_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> Seaso
 
 def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, end: str) -> Season:
     """A named date range (ISO dates, both ends included); at most :data:`MAX_SEASONS` a club."""
-    with db.atomic():
+    with store.writing(db):
         count = db.execute("SELECT COUNT(*) FROM club_seasons WHERE club_id = ?", [club_id]).fetchone()[0]
         if count >= MAX_SEASONS:
             raise ReadError.of("limit.seasons", "seasons", count=count + 1, limit=MAX_SEASONS)
@@ -480,7 +480,7 @@ def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, e
 
 
 def delete_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> None:
-    with db.atomic():
+    with store.writing(db):
         get_season(db, club_id, season_id)
         db.execute("DELETE FROM club_seasons WHERE id = ? AND club_id = ?", [season_id, club_id])
 
@@ -512,7 +512,7 @@ def refresh_summary(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
     Call it after any change to the match's hands, or leave it to :func:`summaries`,
     which calls it for a match whose stamp has changed.
     """
-    with db.atomic():
+    with store.writing(db):
         # the write lock first (db.py): pages reading a stale summary at once queue here instead of
         # failing with "database is locked" when their read transaction cannot become a write
         db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])
@@ -711,7 +711,7 @@ def parse_club(data: object) -> ClubFile:
 
 def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
     """Store a club read from a file: its roster, seasons, matches (new tokens) and history."""
-    with db.atomic():
+    with store.writing(db):
         club = create_club(db, club_file.name, club_file.players, club_file.defaults)
         for name, start, end in club_file.seasons:
             add_season(db, club.id, name, start, end)
@@ -728,7 +728,7 @@ def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seat
                names: RosterNames | None = None) -> store.MatchRow:
     """Store a match in the club, each seat played by the roster player named (new names join); ``names``:
     the roster as read for a run of matches (a club file's)."""
-    with db.atomic():
+    with store.writing(db):
         names = names or RosterNames(db, club_id)
         ids = [names.player_for(name).id for name in seated]
         if len(set(ids)) != len(ids):

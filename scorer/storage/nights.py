@@ -308,7 +308,7 @@ def create_night(db: sqlite_utils.Database, club: club_store.ClubRow, spec: Nigh
                  title_for: TitleFor = default_title) -> NightRow:
     """Store a night (its players joining the roster if new) and seat its first round."""
     stamp = store.now()
-    with db.atomic():
+    with store.writing(db):
         edit, view = store.new_token(), store.new_token()
         night_id = db.execute(
             "INSERT INTO nights (club_id, title, date, edit_token, view_token, edit_key, view_key, settings, "
@@ -366,7 +366,7 @@ def start_round(db: sqlite_utils.Database, night_id: int, *, force: bool = False
                 title_for: TitleFor = default_title) -> int:
     """Seat the next round: NotDone while a table of the current round plays (unless forced),
     NightOver after the last. A forced start is kept with its reason in the night and the club's history."""
-    with db.atomic():
+    with store.writing(db):
         db.execute("UPDATE nights SET updated_at = updated_at WHERE id = ?", [night_id])  # the write lock first
         night = get_night(db, night_id)
         club = club_store.get_club(db, night.club_id)

@@ -200,6 +200,11 @@ def _writing(db: sqlite_utils.Database) -> Iterator[None]:
             _DEPTH.n = depth
 
 
+writing = _writing
+"""The write transaction of the other storage modules (clubs, nights): taken in turn with every other
+writer of the server, as a save is."""
+
+
 def now() -> str:
     """UTC time as ISO 8601, to the second."""
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")

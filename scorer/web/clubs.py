@@ -395,8 +395,7 @@ def start_match(token: str) -> Any:
                 raise ScartoError(_("Each player needs a different name."))
             data = _match_data(club, names, secrets.choice(names))
             record = parse_match(data)
-            with db.atomic():
-                row = club_store.add_record(db, club.id, record, names)
+            row = club_store.add_record(db, club.id, record, names)  # its own write, in turn with the others
         except store.NotFound:
             problem = _("That player is not on the club's roster; reload the page.")
         except ScartoError as exc:
@@ -470,7 +469,7 @@ def _map_seats(club: club_store.ClubRow, token: str, match_token: str) -> Any:
     if form.validate_on_submit():
         chosen = [request.form.get(f"seat_{i}", "") for i in range(len(row.players))]
         try:
-            with db.atomic():  # a seat's new player joins only with the match: a refusal leaves the roster as it was
+            with store.writing(db):  # a seat's new player joins only with the match: a refusal leaves the roster
                 ids = []
                 for name, value in zip(row.players, chosen, strict=True):
                     if value == "new":
