@@ -342,3 +342,17 @@ def test_club_writes_take_their_turn_with_the_saves(db: sqlite_utils.Database, m
                      ["Anna", "Bruno", "Carla"])
     clubs.import_club(db, clubs.parse_club({"name": "Bar", "players": ["Dora"]}))
     assert taken == ["lock"] * 4  # one turn each, the match inside the club's write taking no second one
+
+
+def test_a_club_files_matches_get_the_summaries_their_stored_hands_make(db: sqlite_utils.Database) -> None:
+    """The import makes each summary from the match it just stored, not read back: the same summary."""
+    players = ["Anna", "Bruno", "Carla"]
+    files = [points_match(players, [(0, [30, 28, 20]), (1, [40, 20, 18])]),
+             points_match(players, [(2, [26, 26, 26])], end=3), match_file(4)]
+    club = clubs.import_club(db, clubs.parse_club({"name": "Bar", "players": players, "matches": files}))
+    ids = [m.id for m in clubs.club_matches(db, club.id)]
+    assert len(ids) == 3
+    for match_id in ids:
+        stored = db.execute("SELECT stamp, summary FROM match_summaries WHERE match_id = ?", [match_id]).fetchone()
+        stamp, again = clubs.make_summary(db, match_id)
+        assert (stored[0], json.loads(stored[1])) == (stamp, again.to_dict())

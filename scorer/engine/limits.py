@@ -55,8 +55,8 @@ MAX_SEASONS = 200
 """Seasons of one club: four a year for fifty years."""
 MAX_CLUB_MATCHES = 10000
 """Matches of one club: a night of twelve tables and three rounds (a match a table a round) every week
-for five years. Storing one from a club file takes about 0.5 to 0.7 ms inside the write lock, so the
-largest club file holds the other writers for some 6 s; past it, the club's next matches go to a new club."""
+for five years. Storing one from a club file takes about 1.6 ms for six hands inside the write lock, so
+the largest club file holds the other writers for some 16 s; past it, the club's next matches go to a new club."""
 
 TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
                "recorded_at": MAX_SHORT_TEXT}

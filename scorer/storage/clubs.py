@@ -506,30 +506,33 @@ def match_date(settings: dict[str, Any], created_at: str) -> str:
     return created_at[:10]
 
 
-def refresh_summary(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
+def refresh_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecord | None = None) -> MatchSummary:
     """Judge a match's hands once and store its summary (the ONE place summaries are made).
 
     Call it after any change to the match's hands, or leave it to :func:`summaries`,
-    which calls it for a match whose stamp has changed.
+    which calls it for a match whose stamp has changed. ``record``: the match as just stored, by a
+    caller that has it (a club file's match): not read and parsed back (half of a club file's import).
     """
     with store.writing(db):
         # the write lock first (db.py): pages reading a stale summary at once queue here instead of
         # failing with "database is locked" when their read transaction cannot become a write
         db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])
-        stamp, summary = make_summary(db, match_id)
+        stamp, summary = make_summary(db, match_id, record)
         db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary) VALUES (?, ?, ?)",
                    [match_id, stamp, json.dumps(summary.to_dict(), separators=(",", ":"))])
     return summary
 
 
-def make_summary(db: sqlite_utils.Database, match_id: int) -> tuple[str, MatchSummary]:
-    """A match's summary and its stamp, judged from its hands (read only: :func:`refresh_summary` stores it)."""
+def make_summary(db: sqlite_utils.Database, match_id: int,
+                 record: MatchRecord | None = None) -> tuple[str, MatchSummary]:
+    """A match's summary and its stamp, judged from its hands (read only: :func:`refresh_summary` stores it);
+    from ``record`` when the caller has the match as it stored it."""
     with db.atomic():  # one snapshot of the match and its hands
         row = store.get_match(db, match_id)
         count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
                                      [match_id]).fetchone()
-        hands = store.list_hands(db, match_id)
-    record = store.match_record(db, row, hands)
+        if record is None:
+            record = store.match_record(db, row, store.list_hands(db, match_id))
     table = standings(record, [score_hand(h) for h in record.hands])
     return _stamp(row.updated_at, count, versions), summarise(match_id, match_date(row.settings, row.created_at),
                                                               table)
@@ -735,5 +738,5 @@ def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seat
             raise ClubError("seats")
         row = store.create_match(db, match)
         attach_match(db, club_id, row.id, ids)
-        refresh_summary(db, row.id)
+        refresh_summary(db, row.id, match)
     return row
