@@ -335,3 +335,31 @@ def test_the_history_says_when_a_four_match_kept_its_old_rules(app: Flask, clien
             _m003_rules_kept_for_four_and_piccolo(db)  # as if the match had been stored before the change
     page = text(client.get(f"/m/{edit}/hands/{hand_keys(app, edit)[0]}/history?lang={lang}"))
     assert words in page
+
+
+def test_a_long_history_is_shown_a_page_at_a_time(app: Flask, client: FlaskClient,
+                                                  seeded: tuple[str, str, list[str]]) -> None:
+    """Every revision was on one page: a hand changed a thousand times made a page of a megabyte (600 ms)."""
+    from scorer.web.history import HISTORY_PAGE
+
+    edit, _view, keys = seeded
+    other = {"dealer": "Bruno", "points": {"Anna": 40, "Bruno": 20, "Carla": 18}}
+    for i in range(2 * HISTORY_PAGE + 9):  # versions 2 to 110: EDITED and other in turn
+        edit_hand(app, edit, keys[0], EDITED if i % 2 else other)
+    total = 2 * HISTORY_PAGE + 10
+    url = f"/m/{edit}/hands/{keys[0]}/history"
+    first = client.get(url).get_data(as_text=True)
+    shown = [int(v) for v in re.findall(r'<li id="v(\d+)"', first)]
+    assert shown == list(range(total, total - HISTORY_PAGE, -1))
+    assert f"Versions {total - HISTORY_PAGE + 1}–{total} of {total}" in first and "Newer versions" not in first
+    older = re.search(r'class="older" href="([^"]+)"', first)
+    assert older and "page=2" in older.group(1)
+    second = client.get(older.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert [int(v) for v in re.findall(r'<li id="v(\d+)"', second)][0] == total - HISTORY_PAGE
+    assert "Newer versions" in second
+    last = client.get(f"{url}?page=99").get_data(as_text=True)  # past the last page: the last
+    assert [int(v) for v in re.findall(r'<li id="v(\d+)"', last)] == list(range(total - 2 * HISTORY_PAGE, 0, -1))
+    # the page's oldest version is compared with the one before it, on the next page: its changes are marked
+    boundary = first.split(f'<li id="v{total - HISTORY_PAGE + 1}"')[1].split("</li>")[0]
+    whole = client.get(url).get_data(as_text=True).split(f'<li id="v{total - 1}"')[1].split("</li>")[0]
+    assert boundary.count("changed") == whole.count("changed") > 0

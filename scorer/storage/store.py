@@ -538,11 +538,20 @@ def get_revision(db: sqlite_utils.Database, hand_id: int, version: int) -> Revis
     return _revision_row(rows[0], _hand_settings(db, hand_id))
 
 
-def revisions(db: sqlite_utils.Database, hand_id: int) -> list[Revision]:
-    """Every saved state of a hand, oldest first."""
+def revisions(db: sqlite_utils.Database, hand_id: int, *, newest: int | None = None, skip: int = 0) -> list[Revision]:
+    """The saved states of a hand, oldest first: every one, or the ``newest`` after skipping the ``skip``
+    newest (a page of its history)."""
     settings = _hand_settings(db, hand_id)
-    rows = db.query("SELECT * FROM revisions WHERE hand_id = ? ORDER BY version", [hand_id])
-    return [_revision_row(r, settings) for r in rows]
+    if newest is None:
+        rows = db.query("SELECT * FROM revisions WHERE hand_id = ? ORDER BY version", [hand_id])
+        return [_revision_row(r, settings) for r in rows]
+    rows = db.query("SELECT * FROM revisions WHERE hand_id = ? ORDER BY version DESC LIMIT ? OFFSET ?",
+                    [hand_id, newest, skip])
+    return [_revision_row(r, settings) for r in rows][::-1]
+
+
+def count_revisions(db: sqlite_utils.Database, hand_id: int) -> int:
+    return int(db.execute("SELECT COUNT(*) FROM revisions WHERE hand_id = ?", [hand_id]).fetchone()[0])
 
 
 def _revision_row(row: dict[str, Any], settings: dict[str, Any]) -> Revision:

@@ -140,11 +140,51 @@ def _state(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) ->
     return HandState(hand, store.hand_place(get_db(), hand), _judge(row, hand, memo))
 
 
-def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged]) -> list[RevisionView]:
-    """Every revision, newest first, each with what it changed against the one before."""
+HISTORY_PAGE = 50
+"""Versions a history page shows: a hand changed a thousand times made a page of a megabyte."""
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """Which versions a history page shows: page 1 the newest :data:`HISTORY_PAGE`, each next page older."""
+
+    page: int
+    pages: int
+    count: int
+
+    @property
+    def skip(self) -> int:
+        return (self.page - 1) * HISTORY_PAGE
+
+    @property
+    def newest(self) -> int:
+        return self.count - self.skip
+
+    @property
+    def oldest(self) -> int:
+        return max(1, self.newest - HISTORY_PAGE + 1)
+
+
+def _history_window(hand: store.HandRow) -> HistoryPage:
+    """The page of the hand's history asked for (``?page=``; past the last: the last)."""
+    count = store.count_revisions(get_db(), hand.id)
+    pages = max(1, -(-count // HISTORY_PAGE))
+    raw = request.args.get("page", "1") if request.method in ("GET", "HEAD") else "1"
+    page = max(1, min(int(raw), pages)) if raw.isdecimal() and len(raw) < 6 else 1
+    return HistoryPage(page, pages, count)
+
+
+def _revision_views(row: store.MatchRow, hand: store.HandRow, memo: dict[str, Judged],
+                    window: HistoryPage) -> list[RevisionView]:
+    """The page's revisions, newest first, each with what it changed against the one before (read with
+    them: the page's oldest is compared with the version before it, on the next page)."""
     views = []
     previous: Judged | None = None
-    for revision in store.revisions(get_db(), hand.id):
+    shown = store.revisions(get_db(), hand.id, newest=HISTORY_PAGE + 1, skip=window.skip)
+    if len(shown) > HISTORY_PAGE:
+        previous = _judge(row, shown[0], memo)
+        shown = shown[1:]
+    for revision in shown:
         judged = _judge(row, revision, memo)
         changed: frozenset[str] = frozenset()
         if previous is not None:
@@ -167,9 +207,10 @@ def _history_page(token: str, row: store.MatchRow, can_edit: bool, hand: store.H
                   conflict: str | None = None, problem: str | None = None, status: int = 200) -> Any:
     memo: dict[str, Judged] = {}
     state = _state(row, hand, memo)
+    window = _history_window(hand)
     return render_template(
-        "history.html", token=token, row=row, can_edit=can_edit, state=state,
-        revisions=_revision_views(row, hand, memo), title=_title(state),
+        "history.html", token=token, row=row, can_edit=can_edit, state=state, window=window,
+        revisions=_revision_views(row, hand, memo, window), title=_title(state),
         conflict=conflict, problem=problem, problem_labels=PROBLEM_LABELS,
     ), status
 
