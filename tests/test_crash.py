@@ -26,7 +26,7 @@ from tests.serverutil import Client, Server, csrf_token, hidden
 
 pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
-KILLS = 6
+KILLS = 5
 PLAYERS = ["Anna", "Bruno", "Carla"]
 
 

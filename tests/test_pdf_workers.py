@@ -105,7 +105,7 @@ class _Server(Server):
 def test_eight_slow_renders_in_flight_while_a_static_file_still_answers_fast(tmp_path: Path) -> None:
     with _Server(tmp_path / "pdf.sqlite", extra={"WORKERS": "1"}) as server:
         phone = Client(server.port)
-        created = phone.post_json("/api/matches", points_match(1000))
+        created = phone.post_json("/api/matches", points_match(500))  # a sheet of about half a second
         token = created.json()["edit_url"].rstrip("/").split("/m/")[1]
         assert phone.get(f"/m/{token}/sheet.pdf").status == 200  # the workers started, the sheet works
         statuses: list[int] = []
