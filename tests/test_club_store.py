@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from scorer.engine import clubs as stats
 from scorer.engine.errors import ReadError
-from scorer.engine.limits import MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
+from scorer.engine.limits import MAX_CLUB_FILE_HANDS, MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
 from scorer.engine.records import dumps, parse_hand, parse_match
 from scorer.engine.scoring import score_hand
 from scorer.storage import clubs, store
@@ -330,9 +330,9 @@ def test_club_writes_take_their_turn_with_the_saves(db: sqlite_utils.Database, m
     real = database.writer_lock
 
     @contextmanager
-    def recorded(handle: sqlite_utils.Database) -> Any:
+    def recorded(handle: sqlite_utils.Database, since: float | None = None) -> Any:
         taken.append("lock")
-        with real(handle):
+        with real(handle, since):
             yield
 
     monkeypatch.setattr(store, "writer_lock", recorded)
@@ -356,3 +356,16 @@ def test_a_club_files_matches_get_the_summaries_their_stored_hands_make(db: sqli
         stored = db.execute("SELECT stamp, summary FROM match_summaries WHERE match_id = ?", [match_id]).fetchone()
         stamp, again = clubs.make_summary(db, match_id)
         assert (stored[0], json.loads(stored[1])) == (stamp, again.to_dict())
+
+
+def test_a_club_files_hands_are_bounded_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club file is stored in one write: 270 matches of 1,000 hands (12.7 MB, under the upload limit)
+    held every other writer of the server for 32 s."""
+    assert MAX_CLUB_FILE_HANDS >= 10 * 1000
+    monkeypatch.setattr(clubs, "MAX_CLUB_FILE_HANDS", 5)
+    players = ["Anna", "Bruno", "Carla"]
+    two = points_match(players, [(0, [30, 28, 20]), (1, [40, 20, 18])])
+    assert len(clubs.parse_club({"name": "Bar", "matches": [two, two]}).matches) == 2
+    with pytest.raises(ReadError) as too_many:
+        clubs.parse_club({"name": "Bar", "matches": [two, two, two]})
+    assert too_many.value.key == "limit.club_hands" and too_many.value.params == {"count": 6, "limit": 5}

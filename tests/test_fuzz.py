@@ -44,8 +44,8 @@ pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 SCALE = float(os.environ.get("SCARTO_FUZZ_SCALE", "0.3"))
 """The share of each test's examples a run makes: 0.3 (1,400 inputs in all) keeps the whole suite
-within its five minutes on two cores in the machine's slow hours; ``SCARTO_FUZZ_SCALE=1`` runs the 4,650 the counts below name, ``10``
-a night's worth."""
+within its five minutes on two cores in the machine's slow hours; ``SCARTO_FUZZ_SCALE=1`` runs the
+4,650 the counts below name, ``10`` a night's worth."""
 
 
 def fuzz(examples: int) -> settings:

@@ -390,3 +390,39 @@ def test_records_are_stored_as_json_text(db: sqlite_utils.Database, match: store
                                          "notes": "Bruno’s revoke — forgiven"})
     raw = db.execute("SELECT record FROM hands WHERE id = ?", [hand.id]).fetchone()[0]
     assert json.loads(raw)["notes"] == "Bruno’s revoke — forgiven" and "’" in raw
+
+
+def test_a_write_behind_a_long_write_of_its_own_process_gives_up_in_time(
+        db: sqlite_utils.Database, match: store.MatchRow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's writer lock had no time limit: behind a club file stored for 30 s and more, a save of
+    the same process waited the whole time (every thread could end up waiting). It gives up as SQLite
+    does, with "database is locked" (the 503 "try again" page), after BUSY_TIMEOUT in all."""
+    import sqlite3
+    import threading
+    import time
+
+    monkeypatch.setattr(store, "BUSY_TIMEOUT", 0.3)
+    held, release = threading.Event(), threading.Event()
+
+    def long_write() -> None:
+        other = database.connect(tmp_path / "store.sqlite")
+        with store.writing(other):
+            held.set()
+            release.wait(5)
+        other.conn.close()
+
+    writer = threading.Thread(target=long_write)
+    writer.start()
+    held.wait(5)
+    began = time.monotonic()
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            store.add_hand(db, match.id, {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}})
+        waited = time.monotonic() - began
+    finally:
+        release.set()
+        writer.join(5)
+    assert 0.25 < waited < 2.0, waited
+    assert store.count_hands(db, match.id) == 0
+    store.add_hand(db, match.id, {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}})  # then it goes
+    assert store.count_hands(db, match.id) == 1

@@ -57,6 +57,10 @@ MAX_CLUB_MATCHES = 10000
 """Matches of one club: a night of twelve tables and three rounds (a match a table a round) every week
 for five years. Storing one from a club file takes about 1.6 ms for six hands inside the write lock, so
 the largest club file holds the other writers for some 16 s; past it, the club's next matches go to a new club."""
+MAX_CLUB_FILE_HANDS = 50000
+"""Hands in one club file, its matches' together: a club file is stored in one write, and each hand
+costs 0.1 to 0.3 ms in it, so the largest file holds the server's other writers for some 5 to 15 s
+(they give up after 30 s). A club past it is exported whole but read back only in parts."""
 
 TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
                "recorded_at": MAX_SHORT_TEXT}

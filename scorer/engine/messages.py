@@ -139,6 +139,8 @@ READ_TEMPLATES: dict[str, str] = {
     "limit.seasons": N_("%(count)s seasons; a club keeps at most %(limit)s: delete the old ones"),
     "limit.club_matches": N_("%(count)s matches; a club holds at most %(limit)s: start a new club for the next "
                              "ones"),
+    "limit.club_hands": N_("%(count)s hands in the club's matches; a club file holds at most %(limit)s: "
+                           "leave the oldest matches out"),
     "limit.roster": N_("%(count)s players; a club's roster holds at most %(limit)s: merge the entries that are "
                        "one person"),
 }

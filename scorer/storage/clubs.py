@@ -28,7 +28,7 @@ import sqlite_utils
 
 from ..engine.clubs import SUMMARY_VERSION, MatchSummary, summarise
 from ..engine.errors import ReadError, ScartoError
-from ..engine.limits import MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
+from ..engine.limits import MAX_CLUB_FILE_HANDS, MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
 from ..engine.messages import N_
 from ..engine.records import MatchRecord, match_to_dict, parse_match, player_name
 from ..engine.rulesets import find_ruleset
@@ -687,6 +687,7 @@ def parse_club(data: object) -> ClubFile:
     if len(raw_matches) > MAX_CLUB_MATCHES:  # before any is read: each costs about half a millisecond to store
         raise ReadError.of("limit.club_matches", "matches", count=len(raw_matches), limit=MAX_CLUB_MATCHES)
     matches = []
+    hands = 0
     for i, entry in enumerate(raw_matches):
         where = f"matches[{i}]"
         try:
@@ -700,6 +701,9 @@ def parse_club(data: object) -> ClubFile:
         seated = [clean_name(mapping.get(p, p), f"{where}.roster") for p in match.players]
         if len({s.casefold() for s in seated}) != len(seated):
             raise ReadError(N_("Two seats of the match are the same roster player."), f"{where}.roster")
+        hands += len(match.hands)
+        if hands > MAX_CLUB_FILE_HANDS:  # one write stores the file: its length bounds what the others wait
+            raise ReadError.of("limit.club_hands", "matches", count=hands, limit=MAX_CLUB_FILE_HANDS)
         matches.append((match, seated))
         folded.update(s.casefold() for s in seated)  # a name not on the roster joins it
         if len(folded) > MAX_ROSTER:

@@ -60,7 +60,7 @@ _LOCK_FILES_GUARD = threading.Lock()
 
 
 @contextmanager
-def writer_lock(db: sqlite_utils.Database) -> Iterator[None]:
+def writer_lock(db: sqlite_utils.Database, since: float | None = None) -> Iterator[None]:
     """Hold the database's writer lock (a ``flock`` on ``<database>-writer`` beside it) for a write.
 
     The server runs a process per core on one database. SQLite lets one of them write at a time,
@@ -81,7 +81,7 @@ def writer_lock(db: sqlite_utils.Database) -> Iterator[None]:
     if handle is None:
         yield
         return
-    deadline = time.monotonic() + BUSY_TIMEOUT
+    deadline = (time.monotonic() if since is None else since) + BUSY_TIMEOUT  # ``since``: the write's first wait
     pause = 0.0002
     while True:
         try:

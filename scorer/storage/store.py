@@ -26,7 +26,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -53,7 +55,7 @@ from ..engine.standings import (
     settlement_of,
     standings_document,
 )
-from .db import token_key, writer_lock
+from .db import BUSY_TIMEOUT, token_key, writer_lock
 
 TOKEN_BYTES = 18
 """144 random bits per token (at least 128 required), URL-safe base64: 24 characters."""
@@ -178,15 +180,22 @@ def _writing(db: sqlite_utils.Database) -> Iterator[None]:
     """A write transaction (sqlite-utils' ``atomic``), taken in turn with this process's other writers
     and, through the database's writer lock, with the other server processes' writers.
 
-    Inside a transaction the caller opened itself (a club's or a night's writes that make a match),
-    only a savepoint: that transaction may hold SQLite's write lock already, and waiting for the
-    locks here while their holder waits for SQLite's would hold both for the busy timeout.
+    The wait for both is bounded as SQLite's was: "database is locked" (the 503 "try again" page) after
+    :data:`db.BUSY_TIMEOUT` seconds in all, also behind a long write of this process (a large club file).
+
+    Inside a transaction the caller opened itself with ``db.atomic()`` (no caller does: every write of the
+    storage modules comes through here), only a savepoint: that transaction may hold SQLite's write lock
+    already, and waiting for the locks here while their holder waits for SQLite's would hold both for the
+    busy timeout.
     """
     if db.conn.in_transaction and not getattr(_DEPTH, "n", 0):
         with db.atomic():
             yield
         return
-    with _WRITER:
+    since = time.monotonic()
+    if not _WRITER.acquire(timeout=BUSY_TIMEOUT):
+        raise sqlite3.OperationalError("database is locked")
+    try:
         depth = getattr(_DEPTH, "n", 0)
         _DEPTH.n = depth + 1
         try:
@@ -194,10 +203,12 @@ def _writing(db: sqlite_utils.Database) -> Iterator[None]:
                 with db.atomic():
                     yield
             else:
-                with writer_lock(db), db.atomic():
+                with writer_lock(db, since), db.atomic():
                     yield
         finally:
             _DEPTH.n = depth
+    finally:
+        _WRITER.release()
 
 
 writing = _writing
