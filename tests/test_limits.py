@@ -283,3 +283,16 @@ def test_a_match_keeps_a_bounded_number_of_hands_with_its_deleted_ones(app: Flas
         "csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
         "points_0": "30", "points_1": "30", "points_2": "18"})
     assert refused.status_code == 400 and "with its deleted ones" in _shown(refused)
+    assert 'name="points_0"' in refused.get_data(as_text=True) and 'value="30"' in refused.get_data(as_text=True)
+
+
+def test_the_api_says_a_match_keeps_no_more_hands_in_its_own_terms(app: Flask, client: FlaskClient,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    token = start_match(client)
+    monkeypatch.setattr(store, "MAX_HANDS_KEPT", 1)
+    hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}}
+    assert client.post(f"/m/{token}/hands.json", json=hand).status_code == 201
+    refused = client.post(f"/m/{token}/hands.json", json=hand)
+    body = refused.get_json()
+    assert refused.status_code == 400 and body["error"] == "bad_request" and body["problems"][0]["where"] == "hands"
+    assert "deleted ones" in body["message"]

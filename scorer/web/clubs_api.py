@@ -129,6 +129,9 @@ def add_hand(token: str) -> Any:
     except store.Conflict as exc:
         return refuse(409, "conflict", f"Hand {number} was saved from another phone first; nothing was saved.",
                       current=exc.current.record if exc.current else None)
+    except store.MatchFull as exc:  # the match full, or keeping as many hands as it may with its deleted ones
+        return refuse(400, "bad_request", f"{exc} Nothing was saved.",
+                      problems=[{"where": "hands", "message": "the match is full"}])
     if club_store.club_of(db, row.id) is not None:
         club_store.refresh_summary(db, row.id)
     return {"number": store.hand_number(db, saved)}, 201

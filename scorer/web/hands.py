@@ -25,7 +25,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..engine.cards import CODES, FOOL_INDEX, SUIT, TRUMP
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_CHECK_BYTES, MAX_HANDS, MAX_TRICKS_TEXT
+from ..engine.limits import MAX_CHECK_BYTES, MAX_HANDS, MAX_HANDS_KEPT, MAX_TRICKS_TEXT
 from ..engine.messages import N_
 from ..engine.numbers import fraction_text
 from ..engine.play import play_state
@@ -190,6 +190,10 @@ def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:
                                       entry_key=key)
     except store.Conflict as exc:
         return _refused(view, form, hand, _conflict(view, form, hand, exc))
+    except store.MatchKeepsAll:  # the form, what was typed in it kept, saying why (not the bare error page)
+        return _refused(view, form, hand, Outcome(400, [_(
+            "This match keeps %(limit)s hands with its deleted ones, as many as a match keeps: start a new match "
+            "for the next hands.", limit=MAX_HANDS_KEPT)]))
     except EntryError as exc:
         return _refused(view, form, hand, Outcome(400, [exc.message], field=exc.field))
     except store.NotFound:
