@@ -25,7 +25,7 @@ def renew_links(db: sqlite_utils.Database, match_id: int) -> store.MatchRow:
     """New edit and view tokens for the match (the old ones open nothing from now on), the change noted."""
     stamp = store.now()
     edit, view = store.new_token(), store.new_token()
-    with db.atomic():
+    with store.writing(db):  # in turn with every other writer, as a save
         db.execute("UPDATE matches SET edit_token = ?, view_token = ?, edit_key = ?, view_key = ?, updated_at = ? "
                    "WHERE id = ?", [edit, view, token_key(edit), token_key(view), stamp, match_id])
         db.execute("INSERT INTO link_changes (match_id, changed_at) VALUES (?, ?)", [match_id, stamp])
@@ -51,7 +51,7 @@ def keep_audit(db: sqlite_utils.Database, record: dict[str, Any]) -> str:
     key = hashlib.sha256(text.encode()).hexdigest()[:32]
     stamp = store.now()
     cutoff = (datetime.now(UTC) - timedelta(days=AUDIT_KEEP_DAYS)).replace(microsecond=0).isoformat()
-    with db.atomic():
+    with store.writing(db):  # in turn with every other writer, as a save
         db.execute("INSERT INTO kept_audits (key, record, kept_at) VALUES (?, ?, ?) "
                    "ON CONFLICT (key) DO UPDATE SET kept_at = excluded.kept_at", [key, text, stamp])
         db.execute("DELETE FROM kept_audits WHERE kept_at < ?", [cutoff.replace("+00:00", "Z")])
