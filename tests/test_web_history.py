@@ -363,3 +363,21 @@ def test_a_long_history_is_shown_a_page_at_a_time(app: Flask, client: FlaskClien
     boundary = first.split(f'<li id="v{total - HISTORY_PAGE + 1}"')[1].split("</li>")[0]
     whole = client.get(url).get_data(as_text=True).split(f'<li id="v{total - 1}"')[1].split("</li>")[0]
     assert boundary.count("changed") == whole.count("changed") > 0
+
+
+def test_the_deleted_hands_are_listed_a_page_at_a_time(app: Flask, client: FlaskClient) -> None:
+    """All deleted hands were on one page: 1,000 of them made a page of a megabyte."""
+    from scorer.web.history import HISTORY_PAGE
+
+    edit, _view = seed_match(app, HISTORY_PAGE + 5)
+    keys = hand_keys(app, edit)
+    with_db(app, lambda db, row: [store.delete_hand(db, row.id, key) for key in keys], edit)
+    first = client.get(f"/m/{edit}/deleted").get_data(as_text=True)
+    assert first.count('<li id="hand-') == HISTORY_PAGE
+    assert f"Deleted hands 1–{HISTORY_PAGE} of {HISTORY_PAGE + 5}" in first and "Deleted later" not in first
+    older = re.search(r'class="older" href="([^"]+)"', first)
+    assert older
+    second = client.get(older.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    listed = re.findall(r'<li id="hand-([0-9a-f]+)"', first) + re.findall(r'<li id="hand-([0-9a-f]+)"', second)
+    assert sorted(listed) == sorted(keys) and "Deleted later" in second  # each deleted hand on one page
+    assert listed[0] == keys[-1]  # the most recently deleted first

@@ -340,12 +340,18 @@ def hand_place(db: sqlite_utils.Database, hand: HandRow) -> int:
         [hand.id, hand.position]).fetchone()[0])
 
 
-def deleted_hands(db: sqlite_utils.Database, match_id: int) -> list[HandRow]:
-    """The match's deleted hands, most recently deleted first (each can be brought back)."""
+def deleted_hands(db: sqlite_utils.Database, match_id: int, limit: int = -1, skip: int = 0) -> list[HandRow]:
+    """The match's deleted hands, most recently deleted first (each can be brought back): all of them, or
+    ``limit`` after the ``skip`` most recent (a page of them)."""
     settings = _settings(db, match_id)
     rows = db.query("SELECT * FROM hands WHERE match_id = ? AND deleted_at IS NOT NULL "
-                    "ORDER BY deleted_at DESC, id DESC", [match_id])
+                    "ORDER BY deleted_at DESC, id DESC LIMIT ? OFFSET ?", [match_id, limit, skip])
     return [_hand_row(r, settings) for r in rows]
+
+
+def count_deleted(db: sqlite_utils.Database, match_id: int) -> int:
+    return int(db.execute("SELECT COUNT(*) FROM hands WHERE match_id = ? AND deleted_at IS NOT NULL",
+                          [match_id]).fetchone()[0])
 
 
 def get_hand(db: sqlite_utils.Database, match_id: int, key: str) -> HandRow:

@@ -261,9 +261,15 @@ def deleted_hands(token: str) -> Any:
     row, can_edit = load_match(token)
     memo: dict[str, Judged] = {}
     db = get_db()
-    states = [HandState(h, store.hand_place(db, h), _judge(row, h, memo)) for h in store.deleted_hands(db, row.id)]
+    count = store.count_deleted(db, row.id)
+    pages = max(1, -(-count // HISTORY_PAGE))
+    raw = request.args.get("page", "1")
+    page = max(1, min(int(raw), pages)) if raw.isdecimal() and len(raw) < 6 else 1
+    shown = store.deleted_hands(db, row.id, HISTORY_PAGE, (page - 1) * HISTORY_PAGE)  # a page: 1,000 made 1 MB
+    states = [HandState(h, store.hand_place(db, h), _judge(row, h, memo)) for h in shown]
     return render_template("history_deleted.html", token=token, row=row, can_edit=can_edit, states=states,
-                           problem_labels=PROBLEM_LABELS)
+                           problem_labels=PROBLEM_LABELS, page=page, pages=pages, count=count,
+                           first=(page - 1) * HISTORY_PAGE + 1)
 
 
 # --- changes (edit token only) ----------------------------------------------------
