@@ -24,7 +24,6 @@ import datetime
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_scale import BareServer  # noqa: E402
 from bench.load import percentile, wrap  # noqa: E402
 from bench.paced import AsyncPhone, Failed  # noqa: E402
 from bench.results import replace_section  # noqa: E402
@@ -57,25 +57,16 @@ class OneProcess(Server):
         return {**super().env(), "WORKERS": "1"}
 
 
-class BareProcess(OneProcess):
-    """The same server (bench/bare_server.py) with the app's bare route, or in the app's place a bare Flask
-    app or a plain WSGI callable (``BARE_APP``)."""
+class BareProcess(BareServer):
+    """One process (``WORKERS=1``) of the server with the app's bare route (bench/bare_server.py), or in the
+    app's place a bare Flask app or a plain WSGI callable (``BARE_APP``)."""
 
     def __init__(self, database: Path, kind: str) -> None:
         super().__init__(database)
         self.kind = kind
 
     def env(self) -> dict[str, str]:
-        return {**super().env(), "BARE_APP": self.kind}
-
-    def start(self, *, init_db: bool = True, timeout: float = 30.0) -> BareProcess:
-        if init_db:
-            self.init_db()
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "bare_server.py")], cwd=ROOT,
-                                            env=self.env(), stdout=log, stderr=subprocess.STDOUT)
-        self.wait_ready(timeout)
-        return self
+        return {**super().env(), "WORKERS": "1", "BARE_APP": self.kind}
 
 
 @dataclass

@@ -241,6 +241,10 @@ def test_the_store_never_takes_a_match_past_its_hands(app: Flask, client: FlaskC
         assert store.count_hands(get_db(), row.id) == 1
 
 
+HAND = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}}
+"""A counted-points hand of the three-player matches these tests start."""
+
+
 def test_a_deleted_hand_brought_back_cannot_take_a_match_past_its_hands(app: Flask, client: FlaskClient,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Undelete and restore never looked at the limit: delete 500 of 1,000 hands, add 500, bring the 500
@@ -250,10 +254,9 @@ def test_a_deleted_hand_brought_back_cannot_take_a_match_past_its_hands(app: Fla
     with app.app_context():
         db = get_db()
         row, _ = store.find_match(db, token)
-        hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}}
-        first, _second = store.add_hand(db, row.id, hand), store.add_hand(db, row.id, dict(hand, dealer="Bruno"))
+        first, _second = store.add_hand(db, row.id, HAND), store.add_hand(db, row.id, dict(HAND, dealer="Bruno"))
         store.delete_hand(db, row.id, first.key)
-        store.add_hand(db, row.id, dict(hand, dealer="Carla"))  # two current hands again
+        store.add_hand(db, row.id, dict(HAND, dealer="Carla"))  # two current hands again
         for bring_back in (lambda: store.undelete_hand(db, row.id, first.key),
                            lambda: store.restore_revision(db, row.id, first.key, 1)):
             with pytest.raises(store.MatchFull):
@@ -273,11 +276,10 @@ def test_a_match_keeps_a_bounded_number_of_hands_with_its_deleted_ones(app: Flas
     with app.app_context():
         db = get_db()
         row, _ = store.find_match(db, token)
-        hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}}
         for _ in range(3):
-            store.delete_hand(db, row.id, store.add_hand(db, row.id, hand).key)
+            store.delete_hand(db, row.id, store.add_hand(db, row.id, HAND).key)
         with pytest.raises(store.MatchKeepsAll):
-            store.add_hand(db, row.id, hand)
+            store.add_hand(db, row.id, HAND)
     page = client.get(f"/m/{token}/hands/new/points").get_data(as_text=True)
     refused = client.post(f"/m/{token}/hands/new/points", data={
         "csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
@@ -290,9 +292,8 @@ def test_the_api_says_a_match_keeps_no_more_hands_in_its_own_terms(app: Flask, c
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     token = start_match(client)
     monkeypatch.setattr(store, "MAX_HANDS_KEPT", 1)
-    hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}}
-    assert client.post(f"/m/{token}/hands.json", json=hand).status_code == 201
-    refused = client.post(f"/m/{token}/hands.json", json=hand)
+    assert client.post(f"/m/{token}/hands.json", json=HAND).status_code == 201
+    refused = client.post(f"/m/{token}/hands.json", json=HAND)
     body = refused.get_json()
     assert refused.status_code == 400 and body["error"] == "bad_request" and body["problems"][0]["where"] == "hands"
     assert "deleted ones" in body["message"]

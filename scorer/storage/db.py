@@ -74,7 +74,7 @@ def writer_lock(db: sqlite_utils.Database, since: float | None = None) -> Iterat
 
     Callers hold their process's lock around this one (the file lock is the process's, not the
     thread's) and take it before SQLite's: a transaction already open must not wait here, as it
-    may hold SQLite's lock that the lock's holder waits for (see ``store._writing``). Without a
+    may hold SQLite's lock that the lock's holder waits for (see ``store.writing``). Without a
     file (an in-memory database, a folder that cannot take the lock file) SQLite's waiting remains.
     """
     handle = _lock_file(db)

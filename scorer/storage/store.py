@@ -176,7 +176,7 @@ _DEPTH = threading.local()
 
 
 @contextmanager
-def _writing(db: sqlite_utils.Database) -> Iterator[None]:
+def writing(db: sqlite_utils.Database) -> Iterator[None]:
     """A write transaction (sqlite-utils' ``atomic``), taken in turn with this process's other writers
     and, through the database's writer lock, with the other server processes' writers.
 
@@ -211,11 +211,6 @@ def _writing(db: sqlite_utils.Database) -> Iterator[None]:
         _WRITER.release()
 
 
-writing = _writing
-"""The write transaction of the other storage modules (clubs, nights): taken in turn with every other
-writer of the server, as a save is."""
-
-
 def now() -> str:
     """UTC time as ISO 8601, to the second."""
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
@@ -234,7 +229,7 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
     data = match_to_dict(match)
     hands = data.pop("hands")
     stamp = now()
-    with _writing(db):
+    with writing(db):
         # the transaction's first statement is the write: sqlite-utils' insert reads the schema first, and a
         # transaction that has read cannot wait for the write lock (SQLITE_BUSY at once under concurrent writes)
         edit, view = new_token(), new_token()
@@ -440,7 +435,7 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
         result = score_hand(parse_hand(hand_record_data(settings, record)))
     summary = _summary(result)
     stamp = now()
-    with _writing(db):
+    with writing(db):
         done = entry_done(db, match_id, entry_key)
         if done is not None:
             return done.hand
@@ -477,7 +472,7 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
             action: str, record: dict[str, Any] | None, deleted: bool | None,
             entry_key: str | None = None) -> HandRow:
     stamp = now()
-    with _writing(db):
+    with writing(db):
         done = entry_done(db, match_id, entry_key)
         if done is not None and done.hand.key == key:  # a retry: this change is stored already
             return get_hand(db, match_id, key)
@@ -522,7 +517,7 @@ def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str,
 def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
                      expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
     """Make an old revision's record the current one (itself a new revision, undeleting the hand)."""
-    with _writing(db):
+    with writing(db):
         # one transaction, so the revision read is the one restored even if a save lands in between
         _touch(db, match_id, now())
         hand = get_hand(db, match_id, key)
@@ -751,7 +746,7 @@ def standings_window(db: sqlite_utils.Database, match: MatchRow, offset: int, li
         engine = engine_version()
         if all(r[3] == engine and r[4] == r[2] for r in rows + last) or attempt:
             break
-        with _writing(db):  # results missing (a database from before them) or made by another engine
+        with writing(db):  # results missing (a database from before them) or made by another engine
             db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match.id])  # the write lock
             _rebuild(db, match.id, match.settings)
     lines = []
