@@ -369,3 +369,96 @@ def test_a_club_files_hands_are_bounded_together(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(ReadError) as too_many:
         clubs.parse_club({"name": "Bar", "matches": [two, two, two]})
     assert too_many.value.key == "limit.club_hands" and too_many.value.params == {"count": 6, "limit": 5}
+
+
+# --- a club's file in parts --------------------------------------------------------
+
+
+def _parts_club(db: sqlite_utils.Database) -> clubs.ClubRow:
+    """A club whose matches differ in size (full records, points), with a renamed seat and a season."""
+    club = clubs.create_club(db, "Circolo Arci", [("Anna", "An"), ("Bruno", None), ("Carla", None), ("Bea", None)],
+                             clubs.check_defaults({"ruleset": "classic", "end": {"hands": 6}}))
+    for i in range(7):
+        match = match_file(i % 4 + 1, title=f"Giovedì {i}") if i % 2 else points_match(
+            ["Anna", "B.", "Carla"], [(h % 3, [30, 28, 20]) for h in range(i + 1)], date=f"2026-12-0{i + 1}")
+        seated = ["Anna", "Bruno", "Carla"] if i % 2 else ["Anna", "Bea", "Carla"]
+        clubs.add_record(db, club.id, parse_match(match), seated)
+    clubs.add_season(db, club.id, "Inverno", "2026-12-01", "2027-02-28")
+    clubs.rename_player(db, club.id, clubs.player_for(db, club.id, "Carla").id, "Carla Rossi", None)
+    return club
+
+
+def _all_parts(db: sqlite_utils.Database, club: clubs.ClubRow) -> list[str]:
+    return [dumps(clubs.export_club(db, club, part.number)) for part in clubs.file_parts(db, club)]
+
+
+def test_a_club_small_enough_is_one_file_of_the_size_its_parts_are_cut_by(db: sqlite_utils.Database) -> None:
+    club = _parts_club(db)
+    [part] = clubs.file_parts(db, club)
+    whole = dumps(clubs.export_club(db, club))
+    assert "part" not in json.loads(whole) and dumps(clubs.export_club(db, club, 1)) == whole
+    assert part.size == len(whole.encode()) and (part.first, part.count, part.hands) == (0, 7, 24)
+    empty = clubs.create_club(db, "Empty", [])
+    assert clubs.file_parts(db, empty)[0].size == len(dumps(clubs.export_club(db, empty)).encode())
+
+
+def test_a_large_club_is_written_in_parts_that_import_back_into_the_same_club(
+        db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club's file past the upload limit could not be opened again: 16 MB hold about 5,000 full records."""
+    club = _parts_club(db)
+    whole = json.loads(dumps(clubs.export_club(db, club)))
+    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
+    parts = clubs.file_parts(db, club)
+    assert len(parts) > 2 and sum(p.count for p in parts) == 7 and sum(p.hands for p in parts) == 24
+    assert [p.first for p in parts] == [sum(q.count for q in parts[:i]) for i in range(len(parts))]
+    texts = _all_parts(db, club)
+    for part, text in zip(parts, texts, strict=True):
+        assert len(text.encode()) <= part.size and (len(text.encode()) <= 12_000 or part.count == 1)
+        assert json.loads(text)["part"] == {"number": part.number, "of": len(parts), "first_match": part.first + 1}
+    first, later = json.loads(texts[0]), json.loads(texts[1])
+    assert {k: first[k] for k in ("players", "seasons", "history", "defaults")} == {
+        k: whole[k] for k in ("players", "seasons", "history", "defaults")}
+    assert set(later) == {"format", "name", "part", "matches"}
+    assert [m for t in texts for m in json.loads(t)["matches"]] == whole["matches"]
+    with pytest.raises(clubs.InParts) as in_parts:
+        clubs.export_club(db, club)
+    assert in_parts.value.parts == len(parts)
+    with pytest.raises(store.NotFound):
+        clubs.export_club(db, club, len(parts) + 1)
+
+    again = clubs.import_club(db, clubs.parse_club(json.loads(texts[0])))
+    for text in texts[1:]:
+        assert clubs.add_part(db, again, clubs.parse_club(json.loads(text))) == len(json.loads(text)["matches"])
+    assert _all_parts(db, again) == texts
+    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12 * 1024 * 1024)
+    assert dumps(clubs.export_club(db, again)) == dumps(whole)
+
+
+def test_parts_go_in_in_order_each_once_into_their_own_club(
+        db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    club = _parts_club(db)
+    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
+    files = [clubs.parse_club(json.loads(text)) for text in _all_parts(db, club)]
+    assert len(files) >= 3
+
+    def refused(call: Any) -> ReadError:
+        with pytest.raises(ReadError) as caught:
+            call()
+        return caught.value
+
+    assert refused(lambda: clubs.import_club(db, files[1])).key == "part.not_first"
+    again = clubs.import_club(db, files[0])
+    stored = len(clubs.club_matches(db, again.id))
+    assert refused(lambda: clubs.add_part(db, again, files[2])).params == {
+        "number": 3, "first": files[2].part.first_match, "count": stored}  # type: ignore[union-attr]
+    assert refused(lambda: clubs.add_part(db, again, files[0])).key == "part.first"
+    whole = clubs.parse_club(json.loads(dumps(clubs.export_club(db, _parts_club(db), 1))) | {"part": None})
+    assert refused(lambda: clubs.add_part(db, again, whole)).key == "part.whole"
+    other = clubs.create_club(db, "Altro circolo", [])
+    assert refused(lambda: clubs.add_part(db, other, files[1])).key == "part.other_club"
+    clubs.add_part(db, again, files[1])
+    assert refused(lambda: clubs.add_part(db, again, files[1])).key == "part.again"
+    assert len(clubs.club_matches(db, again.id)) == stored + len(files[1].matches)
+    for bad in ({"number": 2, "of": 1, "first_match": 3}, {"number": 1, "of": 2, "first_match": 4},
+                {"number": 2, "of": 2, "first_match": 1}, {"number": True, "of": 2, "first_match": 2}, [2, 2, 3], 5):
+        assert refused(lambda bad=bad: clubs.parse_club({"name": "Bar", "part": bad})).key == "part.form"

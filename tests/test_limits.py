@@ -212,7 +212,7 @@ def test_the_limits_are_documented() -> None:
     text = (ROOT / "docs" / "LIMITS.md").read_text()
     for name in ("MAX_TITLE", "MAX_PLACE", "MAX_NOTES", "MAX_CURRENCY", "MAX_HANDS", "MAX_HANDS_KEPT", "MAX_TRICKS",
                  "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES", "MAX_AUDIT_LINK", "MAX_ROSTER", "MAX_SEASONS",
-                 "MAX_CLUB_MATCHES"):
+                 "MAX_CLUB_MATCHES", "CLUB_PART_HANDS"):
         assert f"`{name}`" in text, name
         assert f"{getattr(limits, name):,}" in text, name
 
@@ -297,3 +297,40 @@ def test_the_api_says_a_match_keeps_no_more_hands_in_its_own_terms(app: Flask, c
     body = refused.get_json()
     assert refused.status_code == 400 and body["error"] == "bad_request" and body["problems"][0]["where"] == "hands"
     assert "deleted ones" in body["message"]
+
+
+def _post_file(client: FlaskClient, url: str, content: bytes, page: str | None = None) -> Any:
+    """A file posted through the page's form, as a browser sends it (multipart, the CSRF token)."""
+    token = csrf_token(client.get(page or url).get_data(as_text=True))
+    builder = EnvironBuilder(path=url, method="POST", base_url="http://scarto.test/",
+                             data={"csrf_token": token, "file": (io.BytesIO(content), "club.json")})
+    environ = builder.get_environ()
+    try:
+        return client.open(environ)
+    finally:  # the test client leaves its spooled copy of the body open
+        environ["wsgi.input"].close()
+        builder.close()
+
+
+@pytest.mark.slow
+def test_a_club_export_past_the_upload_limit_comes_in_parts_that_import_back(app: Flask,
+                                                                             client: FlaskClient) -> None:
+    """Two of the largest matches make a club's file of about 20 MB: past the 16 MB upload limit, so the
+    club's export could not be opened again. It comes in parts under the limit, which make the same club."""
+    from scorer.storage import clubs
+
+    biggest = parse_match(_biggest_match(limits.MAX_HANDS))
+    with app.app_context():
+        club = clubs.create_club(get_db(), "Circolo", [])
+        for _ in range(2):
+            clubs.add_record(get_db(), club.id, biggest, list(biggest.players))
+        parts = clubs.file_parts(get_db(), club)
+    assert sum(p.size for p in parts) > limits.MAX_UPLOAD_BYTES and len(parts) == 2
+    texts = [client.get(f"/c/{club.view_token}/export.json?part={p.number}").data for p in parts]
+    assert all(len(t) < limits.CLUB_PART_BYTES < limits.MAX_UPLOAD_BYTES for t in texts)
+    opened = _post_file(client, "/clubs/import", texts[0])
+    assert opened.status_code == 302, _shown(opened)[:2000]
+    edit = opened.headers["Location"].split("/c/")[1].split("/")[0]
+    added = _post_file(client, f"/c/{edit}/file/part", texts[1], page=f"/c/{edit}/file")
+    assert added.status_code == 302, _shown(added)[:2000]
+    assert [client.get(f"/c/{edit}/export.json?part={p.number}").data for p in parts] == texts

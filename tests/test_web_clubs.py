@@ -306,6 +306,9 @@ def test_the_pages_speak_italian_and_german(client: FlaskClient) -> None:
     page = client.get(f"/c/{edit}/?lang=it").get_data(as_text=True)
     assert "Classifica di sempre" in page and "Aggiungi una partita" in page
     assert "Gewonnene Partien" in client.get(f"/c/{edit}/p/1?lang=de").get_data(as_text=True)
+    for lang, words in (("it", "Scarica il file del circolo"), ("de", "Nächsten Teil hinzufügen"),
+                        ("fi", "Lisää seuraava osa"), ("es", "Descargar el archivo del club")):
+        assert words in client.get(f"/c/{edit}/file?lang={lang}").get_data(as_text=True)
 
 
 def test_a_page_from_before_a_merge_cannot_seat_the_merged_entry(app: Flask, client: FlaskClient) -> None:
@@ -386,3 +389,47 @@ def test_the_club_api_maps_names_in_any_case_to_the_roster(client: FlaskClient) 
     players = client.get(f"/c/{edit}/players.json").get_json()["players"]
     assert sorted(p["name"] for p in players) == ["Anna", "Bruno", "Carla"]
     assert client.post(f"/c/{edit}/matches", json={"format": "scarto-match/1"}).status_code == 400
+
+
+def test_a_large_club_file_goes_in_parts_and_comes_back_whole(client: FlaskClient,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club's export past the upload limit (16 MB: some 5,000 full records) could not be opened again."""
+    edit, view = new_club(client)
+    for hands in (6, 1, 4, 2, 5):
+        assert client.post(f"/c/{edit}/matches", json=match_file(hands)).status_code == 201
+    whole = client.get(f"/c/{view}/export.json").get_data(as_text=True)
+    page = client.get(f"/c/{view}/file").get_data(as_text=True)
+    assert f"/c/{view}/export.json" in page and "Add the next part" not in page  # one file; the view link adds none
+    monkeypatch.setattr(club_store, "CLUB_PART_BYTES", 20_000)
+    page = client.get(f"/c/{view}/file").get_data(as_text=True)
+    links = re.findall(rf'href="(/c/{view}/export.json\?part=\d+)"', page)
+    assert len(links) >= 3 and "Add the next part" not in page
+    asked = client.get(f"/c/{view}/export.json")
+    assert asked.status_code == 409 and asked.get_json()["parts"] == [f"http://scarto.test{u}" for u in links]
+    assert client.get(f"/c/{view}/export.json?part=x").status_code == 400
+    assert client.get(f"/c/{view}/export.json?part={len(links) + 1}").status_code == 404
+    parts = [client.get(u) for u in links]
+    assert f'-2-of-{len(links)}.json' in parts[1].headers["Content-Disposition"]
+    texts = [p.get_data(as_text=True) for p in parts]
+
+    later = submit(client, "/clubs/import", {"text": texts[1]})
+    assert later.status_code == 400 and f"part 2 of {len(texts)}" in later.get_data(as_text=True)
+    opened = submit(client, "/clubs/import", {"text": texts[0]}, follow=True)
+    assert f"Part 1 of {len(texts)} imported" in opened.get_data(as_text=True)
+    new_edit = re.search(r'value="http://scarto.test/c/([^/]+)/"', opened.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    early = submit(client, f"/c/{new_edit}/file/part", {"text": texts[2]}, page_url=f"/c/{new_edit}/file")
+    assert early.status_code == 400 and "add the parts before it first" in early.get_data(as_text=True)
+    assert submit(client, f"/c/{view}/file/part", {"text": texts[1]}, page_url="/clubs/import").status_code == 403
+    for number, text in enumerate(texts[1:-1], start=2):
+        added = submit(client, f"/c/{new_edit}/file/part", {"text": text}, page_url=f"/c/{new_edit}/file",
+                       follow=True)
+        assert f"Part {number} of {len(texts)} added" in added.get_data(as_text=True)
+    api = client.post(f"/c/{new_edit}/parts", data=texts[-1], content_type="application/json")
+    assert api.status_code == 201 and api.get_json() == {"added": len(json.loads(texts[-1])["matches"]), "matches": 5}
+    again = client.post(f"/c/{new_edit}/parts", data=texts[-1], content_type="application/json")
+    assert again.status_code == 400 and again.get_json()["problems"][0]["code"] == "part.again"
+    assert client.post(f"/c/{view}/parts", data=texts[-1], content_type="application/json").status_code == 403
+    assert client.post("/c/nope/parts", data=texts[-1], content_type="application/json").status_code == 404
+    assert [client.get(u.replace(view, new_edit)).get_data(as_text=True) for u in links] == texts
+    monkeypatch.setattr(club_store, "CLUB_PART_BYTES", 12 * 1024 * 1024)
+    assert client.get(f"/c/{new_edit}/export.json").get_data(as_text=True) == whole

@@ -60,7 +60,15 @@ the largest club file holds the other writers for some 16 s; past it, the club's
 MAX_CLUB_FILE_HANDS = 50000
 """Hands in one club file, its matches' together: a club file is stored in one write, and each hand
 costs 0.1 to 0.3 ms in it, so the largest file holds the server's other writers for some 5 to 15 s
-(they give up after 30 s). A club past it is exported whole but read back only in parts."""
+(they give up after 30 s)."""
+CLUB_PART_BYTES = 12 * 1024 * 1024
+"""Bytes of one club file the app writes: a club larger than that (or than :data:`CLUB_PART_HANDS`) is
+exported in parts, each a file under the upload limit (:data:`MAX_UPLOAD_BYTES`, with room for the form
+it comes in), so whatever a club exports it imports back. A match alone always fits: 1,000 hands of the
+longest full records make about 10 MB."""
+CLUB_PART_HANDS = 10000
+"""Hands in one part of a club's file: a part is stored in one write, at 0.1 to 0.3 ms a hand, so adding
+the largest part holds the server's other writers for a few seconds."""
 
 TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
                "recorded_at": MAX_SHORT_TEXT}

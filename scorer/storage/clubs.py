@@ -28,9 +28,16 @@ import sqlite_utils
 
 from ..engine.clubs import SUMMARY_VERSION, MatchSummary, summarise
 from ..engine.errors import ReadError, ScartoError
-from ..engine.limits import MAX_CLUB_FILE_HANDS, MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
+from ..engine.limits import (
+    CLUB_PART_BYTES,
+    CLUB_PART_HANDS,
+    MAX_CLUB_FILE_HANDS,
+    MAX_CLUB_MATCHES,
+    MAX_ROSTER,
+    MAX_SEASONS,
+)
 from ..engine.messages import N_
-from ..engine.records import MatchRecord, match_to_dict, parse_match, player_name
+from ..engine.records import MatchRecord, dumps, match_to_dict, parse_match, player_name
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import score_hand
 from ..engine.standings import standings
@@ -398,9 +405,14 @@ def attach_match(db: sqlite_utils.Database, club_id: int, match_id: int, player_
             db.execute("INSERT INTO club_seats (match_id, seat, player_id) VALUES (?, ?, ?)", [match_id, seat, pid])
 
 
+def count_matches(db: sqlite_utils.Database, club_id: int) -> int:
+    """How many matches the club holds."""
+    return int(db.execute("SELECT COUNT(*) FROM club_matches WHERE club_id = ?", [club_id]).fetchone()[0])
+
+
 def _room_for_match(db: sqlite_utils.Database, club_id: int) -> None:
     """ReadError when the club holds :data:`MAX_CLUB_MATCHES` matches already."""
-    count = db.execute("SELECT COUNT(*) FROM club_matches WHERE club_id = ?", [club_id]).fetchone()[0]
+    count = count_matches(db, club_id)
     if count >= MAX_CLUB_MATCHES:
         raise ReadError.of("limit.club_matches", "matches", count=count + 1, limit=MAX_CLUB_MATCHES)
 
@@ -512,14 +524,17 @@ def refresh_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecor
     Call it after any change to the match's hands, or leave it to :func:`summaries`,
     which calls it for a match whose stamp has changed. ``record``: the match as just stored, by a
     caller that has it (a club file's match): not read and parsed back (half of a club file's import).
+    What the match takes in the club's file is kept beside it, under the same stamp (:func:`file_parts`).
     """
     with store.writing(db):
         # the write lock first (db.py): pages reading a stale summary at once queue here instead of
         # failing with "database is locked" when their read transaction cannot become a write
         db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])
-        stamp, summary = make_summary(db, match_id, record)
-        db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary) VALUES (?, ?, ?)",
-                   [match_id, stamp, json.dumps(summary.to_dict(), separators=(",", ":"))])
+        stamp, summary, record = _made(db, match_id, record)
+        db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary, file_bytes, file_hands) "
+                   "VALUES (?, ?, ?, ?, ?)",
+                   [match_id, stamp, json.dumps(summary.to_dict(), separators=(",", ":")),
+                    file_bytes(match_to_dict(record)), len(record.hands)])
     return summary
 
 
@@ -527,6 +542,12 @@ def make_summary(db: sqlite_utils.Database, match_id: int,
                  record: MatchRecord | None = None) -> tuple[str, MatchSummary]:
     """A match's summary and its stamp, judged from its hands (read only: :func:`refresh_summary` stores it);
     from ``record`` when the caller has the match as it stored it."""
+    stamp, summary, _record = _made(db, match_id, record)
+    return stamp, summary
+
+
+def _made(db: sqlite_utils.Database, match_id: int,
+          record: MatchRecord | None) -> tuple[str, MatchSummary, MatchRecord]:
     with db.atomic():  # one snapshot of the match and its hands
         row = store.get_match(db, match_id)
         count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
@@ -534,8 +555,8 @@ def make_summary(db: sqlite_utils.Database, match_id: int,
         if record is None:
             record = store.match_record(db, row, store.list_hands(db, match_id))
     table = standings(record, [score_hand(h) for h in record.hands])
-    return _stamp(row.updated_at, count, versions), summarise(match_id, match_date(row.settings, row.created_at),
-                                                              table)
+    return (_stamp(row.updated_at, count, versions),
+            summarise(match_id, match_date(row.settings, row.created_at), table), record)
 
 
 def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
@@ -546,7 +567,7 @@ def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
         "WHERE c.club_id = ? GROUP BY m.id", [club_id]).fetchall()
     stored = {match_id: (stamp, text) for match_id, stamp, text in db.execute(
         "SELECT s.match_id, s.stamp, s.summary FROM match_summaries s JOIN club_matches c "
-        "ON c.match_id = s.match_id WHERE c.club_id = ?", [club_id]).fetchall()}
+        "ON c.match_id = s.match_id WHERE c.club_id = ? AND s.file_bytes IS NOT NULL", [club_id]).fetchall()}
     path = _database_path(db)
     out = []
     for match_id, updated_at, count, versions in stamps:
@@ -582,32 +603,149 @@ def _database_path(db: sqlite_utils.Database) -> str:
 # --- scarto-club/1 ---------------------------------------------------------------
 
 
-def export_club(db: sqlite_utils.Database, club: ClubRow) -> dict[str, Any]:
-    """The club as a ``scarto-club/1`` value: name, defaults, roster, seasons, matches, history."""
-    players = roster(db, club.id, merged=True)
-    names = {p.id: p.name for p in players}
-    table = seats(db, club.id)
-    matches = []
-    for row in reversed(club_matches(db, club.id)):
-        data = store.match_data(db, row)
-        mapping = {seat: names[pid] for seat, pid in zip(row.players, table.get(row.id, ()), strict=True)
-                   if names[pid] != seat}
-        if mapping:
-            data["roster"] = mapping
-        matches.append(data)
-    out: dict[str, Any] = {"format": CLUB_FORMAT, "name": club.name}
-    if club.settings:
-        out["defaults"] = club.settings
-    out["players"] = [{"name": p.name, **({"short": p.short} if p.short else {})}
-                      for p in players if p.merged_into is None]
-    seasons_ = seasons(db, club.id)
-    if seasons_:
-        out["seasons"] = [{"name": s.name, "from": s.start, "to": s.end} for s in seasons_]
-    out["matches"] = matches
-    history = events(db, club.id)
-    if history:
-        out["history"] = [{"at": e.created_at, "event": e.kind, **e.details} for e in history]
-    return out
+def export_club(db: sqlite_utils.Database, club: ClubRow, part: int | None = None) -> dict[str, Any]:
+    """The club as a ``scarto-club/1`` value: name, defaults, roster, seasons, matches, history.
+
+    A club too large for one file (:func:`file_parts`) is written a part at a time: ``part`` (from 1)
+    says which, and :class:`InParts` answers a call without one. A club of one part is its whole file
+    (no ``part`` key), whatever ``part`` asks for beyond 1.
+    """
+    file = _ClubFileWriter(db, club)
+    parts = file.parts()
+    if len(parts) == 1:
+        return file.value(parts[0], whole=True)
+    if part is None:
+        raise InParts(len(parts))
+    if not 1 <= part <= len(parts):
+        raise store.NotFound(f"part {part}")
+    return file.value(parts[part - 1], whole=False, of=len(parts))
+
+
+def file_parts(db: sqlite_utils.Database, club: ClubRow) -> list[FilePart]:
+    """The parts the club's file is written in, oldest matches first: one when the club fits one file."""
+    return _ClubFileWriter(db, club).parts()
+
+
+def file_bytes(match: dict[str, Any]) -> int:
+    """The bytes a match (a ``scarto-match/1`` value) takes in a club file's ``matches`` list, as
+    :func:`scorer.engine.records.dumps` writes it there: two levels in, four more spaces on each line."""
+    text = json.dumps(match, ensure_ascii=False, indent=2)
+    return len(text.encode()) + 4 * (text.count("\n") + 1)
+
+
+@dataclass(frozen=True)
+class FilePart:
+    """Consecutive matches of the club, oldest first, written in one file of its export."""
+
+    number: int
+    first: int
+    """Its first match's index among the club's matches, oldest first (from 0)."""
+    count: int
+    hands: int
+    size: int
+    """Its file's bytes at most (exact but for the digits of its ``part`` numbers)."""
+
+
+class InParts(ClubError):
+    """The club's file is too large for one file: it is written in parts, each asked for by number."""
+
+    def __init__(self, parts: int) -> None:
+        super().__init__(f"in {parts} parts")
+        self.parts = parts
+
+
+_PART_MARK = {"number": MAX_CLUB_MATCHES, "of": MAX_CLUB_MATCHES, "first_match": MAX_CLUB_MATCHES}
+"""A ``part`` as long as any written (a part holds a match at least): the head measured with it
+bounds every part's own."""
+
+
+class _ClubFileWriter:
+    """The club's file as it is written, whole or in parts: one reading of the roster, seats and
+    matches for both cutting the file into parts and writing one."""
+
+    def __init__(self, db: sqlite_utils.Database, club: ClubRow) -> None:
+        self.db, self.club = db, club
+        players = roster(db, club.id, merged=True)
+        self.players = players
+        self.names = {p.id: p.name for p in players}
+        self.table = seats(db, club.id)
+        self.rows = list(reversed(club_matches(db, club.id)))
+
+    def _mapping(self, row: store.MatchRow) -> dict[str, str]:
+        """The ``roster`` entry of a match: its seats' roster names, where they differ from the seat's."""
+        return {seat: self.names[pid] for seat, pid in zip(row.players, self.table.get(row.id, ()), strict=True)
+                if self.names[pid] != seat}
+
+    def head(self, part: dict[str, int] | None, *, first: bool) -> dict[str, Any]:
+        """The file's keys but its matches (an empty list in their place): the whole club's for the
+        first part, only the format, name and part for the others (the club the first made has the rest)."""
+        out: dict[str, Any] = {"format": CLUB_FORMAT, "name": self.club.name}
+        if part is not None:
+            out["part"] = part
+        if not first:
+            out["matches"] = []
+            return out
+        if self.club.settings:
+            out["defaults"] = self.club.settings
+        out["players"] = [{"name": p.name, **({"short": p.short} if p.short else {})}
+                          for p in self.players if p.merged_into is None]
+        seasons_ = seasons(self.db, self.club.id)
+        if seasons_:
+            out["seasons"] = [{"name": s.name, "from": s.start, "to": s.end} for s in seasons_]
+        out["matches"] = []
+        history = events(self.db, self.club.id)
+        if history:
+            out["history"] = [{"at": e.created_at, "event": e.kind, **e.details} for e in history]
+        return out
+
+    def parts(self) -> list[FilePart]:
+        """The matches cut into parts of at most :data:`CLUB_PART_BYTES` and :data:`CLUB_PART_HANDS`
+        (a match alone always makes a part), from the sizes kept with the summaries."""
+        summaries(self.db, self.club.id)  # every match's size current: made again where its match changed
+        sizes = {match_id: (size, hands) for match_id, size, hands in self.db.execute(
+            "SELECT s.match_id, s.file_bytes, s.file_hands FROM match_summaries s JOIN club_matches c "
+            "ON c.match_id = s.match_id WHERE c.club_id = ?", [self.club.id]).fetchall()}
+        # a list of n matches in place of "[]": "[", each match after a new line, a comma between, "\n  ]"
+        whole = _size(self.head(None, first=True)) + (sum(
+            sizes[r.id][0] + _roster_bytes(self._mapping(r)) + 2 for r in self.rows) + 2 if self.rows else 0)
+        hands = sum(sizes[r.id][1] for r in self.rows)
+        if whole <= CLUB_PART_BYTES and hands <= CLUB_PART_HANDS:
+            return [FilePart(1, 0, len(self.rows), hands, whole)]
+        heads = (_size(self.head(_PART_MARK, first=True)) + 2, _size(self.head(_PART_MARK, first=False)) + 2)
+        parts: list[FilePart] = []
+        start = 0
+        while start < len(self.rows):
+            size, count, held = heads[1 if parts else 0], 0, 0
+            for row in self.rows[start:]:
+                match_size, match_hands = sizes[row.id]
+                match_size += _roster_bytes(self._mapping(row)) + 2
+                if count and (size + match_size > CLUB_PART_BYTES or held + match_hands > CLUB_PART_HANDS):
+                    break
+                size, count, held = size + match_size, count + 1, held + match_hands
+            parts.append(FilePart(len(parts) + 1, start, count, held, size))
+            start += count
+        return parts
+
+    def value(self, part: FilePart, *, whole: bool, of: int = 1) -> dict[str, Any]:
+        """One part's file (the whole club's when ``whole``)."""
+        mark = None if whole else {"number": part.number, "of": of, "first_match": part.first + 1}
+        out = self.head(mark, first=part.number == 1)
+        for row in self.rows[part.first:part.first + part.count]:
+            data = store.match_data(self.db, row)
+            mapping = self._mapping(row)
+            if mapping:
+                data["roster"] = mapping
+            out["matches"].append(data)
+        return out
+
+
+def _size(value: dict[str, Any]) -> int:
+    return len(dumps(value).encode())
+
+
+def _roster_bytes(mapping: dict[str, str]) -> int:
+    """What a match's ``roster`` entry adds to its bytes in the club file (nothing when empty)."""
+    return file_bytes({"k": 0, "roster": mapping}) - file_bytes({"k": 0}) if mapping else 0
 
 
 @dataclass(frozen=True)
@@ -621,6 +759,29 @@ class ClubFile:
     matches: list[tuple[MatchRecord, list[str]]]
     """Each match with the roster name of each of its seats."""
     history: list[dict[str, Any]]
+    part: PartMark | None = None
+    """Which part of a club's file this is, for a club written in parts (None: a whole club's file)."""
+
+
+@dataclass(frozen=True)
+class PartMark:
+    """A part's ``part`` key: its number, how many parts the club's file had, its first match's number."""
+
+    number: int
+    of: int
+    first_match: int
+
+
+def _part_mark(value: object) -> PartMark | None:
+    if value is None:
+        return None
+    numbers = [value.get(k) for k in ("number", "of", "first_match")] if isinstance(value, dict) else []
+    if len(numbers) != 3 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in numbers):
+        raise ReadError.of("part.form", "part")
+    mark = PartMark(*(int(n) for n in numbers if isinstance(n, int)))
+    if mark.number > mark.of or (mark.number == 1) != (mark.first_match == 1):
+        raise ReadError.of("part.form", "part")
+    return mark
 
 
 def _date(value: object, where: str) -> str:
@@ -713,11 +874,17 @@ def parse_club(data: object) -> ClubFile:
             isinstance(e, dict) and isinstance(e.get("event"), str) and isinstance(e.get("at"), str)
             for e in raw_history):
         raise ReadError(N_("Write the history as a list of objects, each with \"at\" and \"event\"."), "history")
-    return ClubFile(name, defaults, players, seasons_, matches, [dict(e) for e in raw_history])
+    return ClubFile(name, defaults, players, seasons_, matches, [dict(e) for e in raw_history],
+                    _part_mark(data.get("part")))
 
 
 def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
-    """Store a club read from a file: its roster, seasons, matches (new tokens) and history."""
+    """Store a club read from a file: its roster, seasons, matches (new tokens) and history.
+
+    The file is a whole club's or the first part of one; a later part is added to the club the
+    first made (:func:`add_part`)."""
+    if club_file.part is not None and club_file.part.number > 1:
+        raise ReadError.of("part.not_first", "part", number=club_file.part.number, of=club_file.part.of)
     with store.writing(db):
         club = create_club(db, club_file.name, club_file.players, club_file.defaults)
         for name, start, end in club_file.seasons:
@@ -744,3 +911,30 @@ def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seat
         attach_match(db, club_id, row.id, ids)
         refresh_summary(db, row.id, match)
     return row
+
+
+def add_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -> int:
+    """Store a later part of a club's file in the club its first part made; returns its matches' count.
+
+    The parts go in in order, each once: a part begins with the match after the club's last (its
+    ``first_match``), so a part added twice or out of turn is refused, naming the club's count."""
+    mark = club_file.part
+    if mark is None:
+        raise ReadError.of("part.whole", "part")
+    if mark.number == 1:
+        raise ReadError.of("part.first", "part")
+    if name_key(club_file.name) != name_key(club.name):
+        raise ReadError.of("part.other_club", "name", name=repr(club_file.name))
+    with store.writing(db):
+        count = count_matches(db, club.id)
+        if mark.first_match <= count:
+            raise ReadError.of("part.again", "part", number=mark.number, count=count)
+        if mark.first_match > count + 1:
+            raise ReadError.of("part.early", "part", number=mark.number, first=mark.first_match, count=count)
+        if count + len(club_file.matches) > MAX_CLUB_MATCHES:
+            raise ReadError.of("limit.club_matches", "matches", count=count + len(club_file.matches),
+                               limit=MAX_CLUB_MATCHES)
+        names = RosterNames(db, club.id)
+        for match, seated in club_file.matches:
+            add_record(db, club.id, match, seated, names)
+    return len(club_file.matches)

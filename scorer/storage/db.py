@@ -307,9 +307,19 @@ def _m010_match_changes(db: sqlite_utils.Database) -> None:
                "WHERE h.match_id = matches.id)")
 
 
+def _m011_summary_file_sizes(db: sqlite_utils.Database) -> None:
+    """What a club match takes in the club's file (its bytes there, its current hands), kept with its
+    summary under the same stamp: a club's file is cut into parts by these (storage/clubs.py
+    ``file_parts``) without writing out every match to measure it. Summaries made before have none,
+    and are made again on their next read."""
+    db.execute("ALTER TABLE match_summaries ADD COLUMN file_bytes INTEGER")
+    db.execute("ALTER TABLE match_summaries ADD COLUMN file_hands INTEGER")
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
-                               _m008_clubs, _m009_nights, _m010_match_changes]
+                               _m008_clubs, _m009_nights, _m010_match_changes,
+                               _m011_summary_file_sizes]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""

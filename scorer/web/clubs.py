@@ -281,28 +281,38 @@ def new_club() -> Any:
 
 @bp.route("/clubs/import", methods=["GET", "POST"])
 def import_club() -> Any:
-    """A club from a ``scarto-club/1`` file (a backup, or another installation's export)."""
+    """A club from a ``scarto-club/1`` file (a backup, or another installation's export), or from the
+    first part of a club's file written in parts (the others are added on the club's file page)."""
     form = ImportClubForm()
     problems: list[str] = []
     if form.validate_on_submit():
         try:
-            upload = form.file.data
-            if isinstance(upload, FileStorage) and upload.filename:
-                value = loads(upload.read(), "file")
-            elif (form.text.data or "").strip():
-                value = loads((form.text.data or "").strip().encode(), "text")
-            else:
-                raise ScartoError(_("Choose a file or paste its text."))
-            club_file = club_store.parse_club(value)
+            club_file = _uploaded_club_file(form)
             problems = _file_errors(club_file)
             if not problems:
                 club = club_store.import_club(get_db(), club_file)
-                flash(_("Club imported: %(n)s matches.", n=len(club_file.matches)))
+                if club_file.part is None:
+                    flash(_("Club imported: %(n)s matches.", n=len(club_file.matches)))
+                else:
+                    flash(_("Part 1 of %(of)s imported: %(n)s matches. Add the other parts on the club's file "
+                            "page.", of=club_file.part.of, n=len(club_file.matches)))
                 return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
         except ScartoError as exc:
             problems = [error_text(exc)]
     status = 400 if request.method == "POST" else 200
     return render_template("club_import.html", form=form, problems=problems), status
+
+
+def _uploaded_club_file(form: ImportClubForm) -> club_store.ClubFile:
+    """The club file a form brings, as a file or pasted; ScartoError saying what is wrong otherwise."""
+    upload = form.file.data
+    if isinstance(upload, FileStorage) and upload.filename:
+        value = loads(upload.read(), "file")
+    elif (form.text.data or "").strip():
+        value = loads((form.text.data or "").strip().encode(), "text")
+    else:
+        raise ScartoError(_("Choose a file or paste its text."))
+    return club_store.parse_club(value)
 
 
 def _file_errors(club_file: club_store.ClubFile) -> list[str]:
@@ -704,13 +714,67 @@ def delete_season(token: str, season_id: int) -> Any:
 
 
 @bp.get("/c/<token>/export.json")
-def export_json(token: str) -> Response:
-    """The club as a ``scarto-club/1`` file: export, import and export again gives the same bytes."""
+def export_json(token: str) -> Any:
+    """The club as a ``scarto-club/1`` file: export, import and export again gives the same bytes.
+
+    A club too large for one file is written in parts (``?part=1`` and on, docs/CLUB.md); asked
+    for whole, it answers 409 with the parts' addresses."""
     club, _can_edit = load_club(token)
-    data = club_store.export_club(get_db(), club)
+    raw = request.args.get("part")
+    if raw is not None and not (raw.isascii() and raw.isdigit() and 0 < len(raw) < 7):
+        return {"error": "bad_request", "message": "part: write the part's number, from 1.",
+                "problems": [{"where": "part", "message": "not a part's number"}]}, 400
+    try:
+        data = club_store.export_club(get_db(), club, int(raw) if raw else None)
+    except club_store.InParts as exc:
+        return {"error": "in_parts", "message": f"The club's file is in {exc.parts} parts: ask for each with "
+                                                f"?part=1 to ?part={exc.parts}.",
+                "parts": [url_for("clubs.export_json", token=token, part=n, _external=True)
+                          for n in range(1, exc.parts + 1)]}, 409
+    except store.NotFound:
+        abort(404)
+    name = _file_name(club.name) or "club"
+    mark = data.get("part")
+    if mark:
+        name = f"{name}-{mark['number']}-of-{mark['of']}"
     return Response(dumps(data), mimetype="application/json",
-                    headers={"Content-Disposition": disposition("attachment",
-                                                                f"{_file_name(club.name) or 'club'}.json")})
+                    headers={"Content-Disposition": disposition("attachment", f"{name}.json")})
+
+
+@bp.get("/c/<token>/file")
+def club_file(token: str) -> Any:
+    """The club's file to download, whole or in parts; with the edit link, the next part to add."""
+    club, can_edit = load_club(token)
+    return _file_page(club, token, can_edit, ImportClubForm(), [], 200)
+
+
+@bp.post("/c/<token>/file/part")
+def add_part(token: str) -> Any:
+    """The next part of a club's file, added to the club its first part made (docs/CLUB.md)."""
+    club, can_edit = load_club(token, edit=True)
+    form = ImportClubForm()
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            part = _uploaded_club_file(form)
+            problems = _file_errors(part)
+            if not problems:
+                added = club_store.add_part(get_db(), club, part)
+                mark = part.part
+                assert mark is not None  # add_part takes only a part
+                flash(_("Part %(number)s of %(of)s added: %(n)s matches.", number=mark.number, of=mark.of,
+                        n=added))
+                return redirect(url_for("clubs.club_file", token=token))
+        except ScartoError as exc:
+            problems = [error_text(exc)]
+    return _file_page(club, token, can_edit, form, problems, 400)
+
+
+def _file_page(club: club_store.ClubRow, token: str, can_edit: bool, form: ImportClubForm, problems: list[str],
+               status: int) -> Any:
+    parts = club_store.file_parts(get_db(), club)
+    return render_template("club_file.html", club=club, token=token, can_edit=can_edit, parts=parts,
+                           count=sum(p.count for p in parts), form=form, problems=problems), status
 
 
 @bp.get("/c/<token>/players.json")

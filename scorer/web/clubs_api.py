@@ -33,21 +33,44 @@ def _hand_errors(match: MatchRecord, prefix: str = "") -> list[dict[str, Any]]:
     return problems
 
 
+def _club_file(value: Any, outcome: str) -> tuple[Any, Any]:
+    """(the ``scarto-club/1`` body read, None), or (None, the 400 listing what is wrong in it: a read
+    error, or the hands with errors, which refuse the file whole; ``outcome`` says what did not happen)."""
+    try:
+        club_file = club_store.parse_club(value)
+    except ScartoError as exc:
+        return None, read_refusal(exc)
+    problems = [p for i, (match, _seated) in enumerate(club_file.matches)
+                for p in _hand_errors(match, f"matches[{i}]")]
+    if problems:
+        return None, refuse(400, "bad_request", f"A hand with errors cannot be scored, so {outcome}.",
+                            problems=problems)
+    return club_file, None
+
+
+def club_request(token: str) -> tuple[Any, Any, Any]:
+    """(the club an edit link opens, the JSON body sent to it, None), or (None, None, the refusal to answer):
+    404 for an unknown token, 403 for the view link, 415 or 400 for a body that is not JSON."""
+    try:
+        club, can_edit = club_store.find_club(get_db(), token)
+    except store.NotFound:
+        return None, None, refuse(404, "not_found", NOT_FOUND)
+    if not can_edit:
+        return None, None, refuse(403, "forbidden", "This is the view-only link of the club: it cannot change "
+                                                    "anything.")
+    value, refusal = json_request()
+    return (None, None, refusal) if refusal is not None else (club, value, None)
+
+
 @bp.post("/api/clubs")
 def create_club() -> Any:
     """``scarto-club/1`` (name, players, optionally matches...) -> 201 with the club's links."""
     value, refusal = json_request()
     if refusal is not None:
         return refusal
-    try:
-        club_file = club_store.parse_club(value)
-    except ScartoError as exc:
-        return read_refusal(exc)
-    problems = [p for i, (match, _seated) in enumerate(club_file.matches)
-                for p in _hand_errors(match, f"matches[{i}]")]
-    if problems:
-        return refuse(400, "bad_request", "A hand with errors cannot be scored, so the club was not created.",
-                      problems=problems)
+    club_file, refusal = _club_file(value, "the club was not created")
+    if refusal is not None:
+        return refusal
     try:
         club = club_store.import_club(get_db(), club_file)
     except ScartoError as exc:  # a limit (docs/LIMITS.md) the file's reading could not see
@@ -58,13 +81,7 @@ def create_club() -> Any:
 @bp.post("/c/<token>/matches")
 def club_match(token: str) -> Any:
     """A ``scarto-match/1`` body stored as a club match: its names are roster names (new ones join)."""
-    try:
-        club, can_edit = club_store.find_club(get_db(), token)
-    except store.NotFound:
-        return refuse(404, "not_found", NOT_FOUND)
-    if not can_edit:
-        return refuse(403, "forbidden", "This is the view-only link of the club: it cannot change anything.")
-    value, refusal = json_request()
+    club, value, refusal = club_request(token)
     if refusal is not None:
         return refusal
     try:
@@ -83,6 +100,24 @@ def club_match(token: str) -> Any:
         return refuse(400, "bad_request", "Two of the match's names are the same roster player.",
                       problems=[{"where": "players", "message": "two names are one roster player"}])
     return created("matches.match_page", row.edit_token, row.view_token)
+
+
+@bp.post("/c/<token>/parts")
+def club_part(token: str) -> Any:
+    """A later part of a club's file (``scarto-club/1`` with ``part``) added to the club its first part
+    made: 201 ``{"added", "matches"}``, the part's matches and the club's now (docs/CLUB.md)."""
+    db = get_db()
+    club, value, refusal = club_request(token)
+    if refusal is not None:
+        return refusal
+    part, refusal = _club_file(value, "the part was not added")
+    if refusal is not None:
+        return refusal
+    try:
+        added = club_store.add_part(db, club, part)
+    except ScartoError as exc:
+        return read_refusal(exc)
+    return {"added": added, "matches": club_store.count_matches(db, club.id)}, 201
 
 
 @bp.post("/m/<token>/hands.json")

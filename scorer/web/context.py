@@ -435,7 +435,7 @@ def audit_url(record: HandRecord) -> str:
     return url_for("audit.kept_hand", key=links.keep_audit(get_db(), hand_to_dict(record)))
 
 
-PROGRAMS_ONLY = re.compile(r"/(?:c/[^/]+/(?:matches|nights)|n/[^/]+/rounds)/?")
+PROGRAMS_ONLY = re.compile(r"/(?:c/[^/]+/(?:matches|nights|parts)|n/[^/]+/rounds)/?")
 """The programs' addresses outside /api/ (clubs_api.py, nights.py's API): JSON is all they read and
 answer, whatever the method."""
 

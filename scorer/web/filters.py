@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from flask import Flask
-from flask_babel import format_date, get_locale, get_timezone
+from flask_babel import format_date, format_decimal, get_locale, get_timezone
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -56,6 +56,7 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "card_face": _card_face,
         "code_face": _code_face,
         "card_face_pdf": _card_face_pdf,
+        "megabytes": megabytes,
     })
     app.jinja_env.globals.update({
         "LANGUAGES": languages,
@@ -72,6 +73,11 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "messages_here": messages_here,
     })
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
+
+
+def megabytes(size: int) -> str:
+    """A file's size in the page's locale, in megabytes with one decimal ("2.4 MB", "2,4 MB")."""
+    return f"{format_decimal(max(size, 1) / 1_000_000, '0.0##' if size < 100_000 else '0.0')} MB"
 
 
 def money(amount: Any, currency: str) -> str:

@@ -34,6 +34,7 @@ from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
 from ..storage import nights as night_store
 from ..storage import store
+from .clubs_api import club_request
 from .context import POLL_SECONDS, disposition, get_db, load_club, make_pdf, pdf_turn, text_cell
 from .context import file_name as _file_name
 from .forms import Form, choices
@@ -334,13 +335,7 @@ def results_csv(token: str) -> Response:
 @api_bp.post("/c/<token>/nights")
 def create_night(token: str) -> Any:
     """``scarto-night/1`` -> 201 ``{"edit_url", "view_url"}``; the club's edit link only."""
-    try:
-        club, can_edit = club_store.find_club(get_db(), token)
-    except store.NotFound:
-        return refuse(404, "not_found", NOT_FOUND)
-    if not can_edit:
-        return refuse(403, "forbidden", "This is the view-only link of the club: it cannot change anything.")
-    value, refusal = json_request()
+    club, value, refusal = club_request(token)
     if refusal is not None:
         return refusal
     try:

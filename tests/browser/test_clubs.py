@@ -3,6 +3,7 @@ a player renamed and two merged, and the view link that changes nothing."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -174,9 +175,54 @@ def test_the_club_pages_fit_a_phone_in_every_language(page: Any, live_server: st
     assert response.status == 201, response.text()
     edit = response.json()["edit_url"]
     for language in ("it", "en", "de", "fi", "es"):
-        for path in ("", "table?season=1", "p/1", "start", "share"):
+        for path in ("", "table?season=1", "p/1", "start", "share", "file"):
             page.goto(f"{edit}{path}{'&' if '?' in path else '?'}lang={language}")
             expect(page.locator("html")).to_have_attribute("lang", language)
             assert no_overflow(page) == [], (language, path)
     page.goto(f"{edit}p/1?lang=fi")
     shot("club-player-fi")
+
+
+def test_a_large_clubs_file_goes_in_parts_from_one_phone_to_another_club(
+        page: Any, live_server: str, taps: Taps, shot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The club's file page lists the parts; part 1 opened as a club, the others added on its file page."""
+    from scorer.storage import clubs
+    from tests.seed import match_file
+
+    body = {"format": "scarto-club/1", "name": "Circolo Arci", "players": ["Anna", "Bruno", "Carla"],
+            "matches": [match_file(n) for n in (6, 2, 5, 3)]}
+    response = page.request.post(live_server + "/api/clubs", data=body, headers={"Content-Type": "application/json"})
+    assert response.status == 201, response.text()
+    edit = response.json()["edit_url"]
+    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 24_000)  # the app runs in this process (conftest)
+    page.goto(edit)
+    taps.tap("a:has-text(\"The club's file\")")
+    expect(page.locator("h1")).to_have_text("The club's file")
+    rows = page.locator("table.parts tbody tr")
+    count = rows.count()
+    assert count >= 2
+    expect(rows.first).to_contain_text("Part 1")
+    assert no_overflow(page) == []
+    shot("club-file-parts")
+    links = [page.locator("table.parts a").nth(n).get_attribute("href") for n in range(count)]
+    files = [page.request.get(f"{live_server}{link}").body() for link in links]
+    assert [json.loads(f)["part"]["number"] for f in files] == list(range(1, count + 1))
+
+    page.goto(live_server + "/clubs/import")
+    page.set_input_files("input[type=file]", files={"name": "club-1.json", "mimeType": "application/json",
+                                                    "buffer": files[0]})
+    taps.tap("button[type=submit]")
+    expect(page.locator(".flash")).to_contain_text(f"Part 1 of {count} imported")
+    new_edit = page.locator("input.link").first.input_value()
+    page.goto(new_edit + "file")
+    for number, content in enumerate(files[1:], start=2):
+        page.set_input_files("input[type=file]", files={"name": f"club-{number}.json",
+                                                        "mimeType": "application/json", "buffer": content})
+        taps.tap("button:has-text('Add the part')")
+        expect(page.locator(".flash")).to_contain_text(f"Part {number} of {count} added")
+    page.set_input_files("input[type=file]", files={"name": "again.json", "mimeType": "application/json",
+                                                    "buffer": files[-1]})
+    taps.tap("button:has-text('Add the part')")
+    expect(page.locator(".problems")).to_contain_text("already")
+    shot("club-file-part-refused")
+    expect(page.locator("#add-part + p")).to_contain_text("The club has 4 matches now")
