@@ -433,3 +433,34 @@ def test_a_large_club_file_goes_in_parts_and_comes_back_whole(client: FlaskClien
     assert [client.get(u.replace(view, new_edit)).get_data(as_text=True) for u in links] == texts
     monkeypatch.setattr(club_store, "CLUB_PART_BYTES", 12 * 1024 * 1024)
     assert client.get(f"/c/{new_edit}/export.json").get_data(as_text=True) == whole
+
+
+def test_the_club_settings_set_house_rules_that_its_new_matches_play(app: Flask, client: FlaskClient) -> None:
+    """The settings form offered only a preset: a club of house rules could set them only in a club file,
+    and saving the settings then dropped them."""
+    edit, _view = new_club(client)
+    form = client.get(f"/c/{edit}/settings").get_data(as_text=True)
+    assert 'name="ultimo"' in form and "<details>" in form  # closed: every switch as the preset says
+    response = submit(client, f"/c/{edit}/settings", {**DEFAULTS, "name": "Circolo Arci", "ultimo": "true",
+                                                      "overtrump": "true", "fool_forfeit": "false"})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    with app.app_context():
+        club, _ = club_store.find_club(get_db(), edit)
+    assert club.settings["ruleset"] == {"preset": "classic", "overtrump": True, "ultimo": True}  # as classic: none
+    form = client.get(f"/c/{edit}/settings").get_data(as_text=True)
+    assert "<details open>" in form
+    assert re.search(r'<select id="ultimo" name="ultimo">.*?<option selected value="true">', form, re.S)
+    ids = player_ids(app, edit)
+    match = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    assert json.loads(client.get(f"/m/{match}/export.json").data)["ruleset"] == {
+        "preset": "classic", "overtrump": True, "ultimo": True}
+    with app.app_context():  # a deal from a club file, which the form does not show, stays with its preset
+        club_store.update_club(get_db(), club.id, club.name, {**club.settings, "ruleset": {
+            "preset": "classic", "deal": "four", "ultimo": True}})
+    submit(client, f"/c/{edit}/settings", {**DEFAULTS, "name": "Circolo Arci", "ultimo": "true"})
+    with app.app_context():
+        assert club_store.find_club(get_db(), edit)[0].settings["ruleset"] == {
+            "preset": "classic", "ultimo": True, "deal": "four"}
+    submit(client, f"/c/{edit}/settings", {**DEFAULTS, "name": "Circolo Arci", "ultimo": ""})
+    with app.app_context():
+        assert club_store.find_club(get_db(), edit)[0].settings["ruleset"] == {"preset": "classic", "deal": "four"}

@@ -50,7 +50,7 @@ from .context import (
     text_cell,
 )
 from .context import file_name as _file_name
-from .forms import Form, MatchEndFields, choices
+from .forms import Form, MatchEndFields, RuleSwitchFields, choices
 from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, error_text
 
 bp = Blueprint("clubs", __name__)
@@ -147,7 +147,7 @@ def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
 LANGUAGE_CHOICES = [("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"), ("es", "Español")]
 
 
-class ClubForm(Form, MatchEndFields):
+class ClubForm(Form, MatchEndFields, RuleSwitchFields):
     """A club's name, its roster (new clubs) and its defaults for new matches."""
 
     name = StringField(_l("Name of the club"), validators=[DataRequired(), Length(max=40)])
@@ -169,12 +169,16 @@ class ClubForm(Form, MatchEndFields):
             raise ValidationError(_l("Write the stake as an amount, e.g. 0.10."))
 
     def defaults(self, keep: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The club's defaults as ``scarto-match/1`` keys (a ruleset object of the same preset is kept)."""
+        """The club's defaults as ``scarto-match/1`` keys: the preset with the switches chosen (a deal that
+        a club file set, which the form does not show, is kept while the preset stays)."""
         preset = self.preset.data if self.preset.data in PRESETS else "classic"
         kept = (keep or {}).get("ruleset")
-        same = isinstance(kept, dict) and kept.get("preset") == preset
+        switches = self.switches(preset)
+        if isinstance(kept, dict) and kept.get("preset") == preset and "deal" in kept:
+            switches["deal"] = kept["deal"]
         out: dict[str, Any] = {"language": self.language.data or "en", "pack": self.pack.data or "italian",
-                               "ruleset": kept if same else preset, "settle": self.settle.data or "per_point"}
+                               "ruleset": {"preset": preset, **switches} if switches else preset,
+                               "settle": self.settle.data or "per_point"}
         if self.end_kind.data == "target":
             out["end"] = {"target": self.end_target.data or 100}
         else:
@@ -188,6 +192,7 @@ class ClubForm(Form, MatchEndFields):
     def fill(self, settings: dict[str, Any]) -> None:
         ruleset = settings.get("ruleset", "classic")
         self.preset.data = ruleset.get("preset", "classic") if isinstance(ruleset, dict) else ruleset
+        self.fill_switches(ruleset)
         end = settings.get("end") or {}
         self.end_kind.data = "target" if "target" in end else "hands"
         self.end_hands.data = end.get("hands")

@@ -19,7 +19,7 @@ from ..engine.records import MatchRecord, hand_to_dict, parse_hand, parse_match
 from ..engine.scoring import score_hand
 from ..storage import clubs as club_store
 from ..storage import store
-from .context import get_db
+from .context import club_request, get_db
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 
 bp = Blueprint("clubs_api", __name__)
@@ -46,20 +46,6 @@ def _club_file(value: Any, outcome: str) -> tuple[Any, Any]:
         return None, refuse(400, "bad_request", f"A hand with errors cannot be scored, so {outcome}.",
                             problems=problems)
     return club_file, None
-
-
-def club_request(token: str) -> tuple[Any, Any, Any]:
-    """(the club an edit link opens, the JSON body sent to it, None), or (None, None, the refusal to answer):
-    404 for an unknown token, 403 for the view link, 415 or 400 for a body that is not JSON."""
-    try:
-        club, can_edit = club_store.find_club(get_db(), token)
-    except store.NotFound:
-        return None, None, refuse(404, "not_found", NOT_FOUND)
-    if not can_edit:
-        return None, None, refuse(403, "forbidden", "This is the view-only link of the club: it cannot change "
-                                                    "anything.")
-    value, refusal = json_request()
-    return (None, None, refusal) if refusal is not None else (club, value, None)
 
 
 @bp.post("/api/clubs")

@@ -41,6 +41,7 @@ from ..sheets.worker import RenderPool, pool
 from ..storage import clubs as club_store
 from ..storage import db as database
 from ..storage import links, store
+from .jsonio import NOT_FOUND, json_request, refuse
 
 # --- the database -------------------------------------------------------------------
 
@@ -496,6 +497,20 @@ def load_club(token: str, *, edit: bool = False) -> tuple[club_store.ClubRow, bo
     if edit and not can_edit:
         abort(403, description=_("This is the view-only link of the club: it cannot change anything."))
     return club, can_edit
+
+
+def club_request(token: str) -> tuple[Any, Any, Any]:
+    """(the club an edit link opens, the JSON body sent to it, None), or (None, None, the refusal to answer):
+    404 for an unknown token, 403 for the view link, 415 or 400 for a body that is not JSON."""
+    try:
+        club, can_edit = club_store.find_club(get_db(), token)
+    except store.NotFound:
+        return None, None, refuse(404, "not_found", NOT_FOUND)
+    if not can_edit:
+        return None, None, refuse(403, "forbidden", "This is the view-only link of the club: it cannot change "
+                                                    "anything.")
+    value, refusal = json_request()
+    return (None, None, refusal) if refusal is not None else (club, value, None)
 
 
 # --- CSV ------------------------------------------------------------------------------

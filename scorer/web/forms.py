@@ -89,7 +89,46 @@ class MatchEndFields:
                               default=100)
 
 
-class MatchForm(Form, MatchEndFields):
+class RuleSwitchFields:
+    """The house-rule switches over a preset (the deal apart: the new-match form chooses it beside the
+    preset): the fields the new-match form and a club's defaults share."""
+
+    top_trump = SelectField(SWITCH_LABELS["top_trump"], choices=_switch_choices("top_trump"), default=AS_PRESET)
+    discard = SelectField(SWITCH_LABELS["discard"], choices=_switch_choices("discard"), default=AS_PRESET)
+    fool_discard = SelectField(SWITCH_LABELS["fool_discard"], choices=_switch_choices("fool_discard"),
+                               default=AS_PRESET)
+    first_lead = SelectField(SWITCH_LABELS["first_lead"], choices=_switch_choices("first_lead"), default=AS_PRESET)
+    overtrump = SelectField(SWITCH_LABELS["overtrump"], choices=_switch_choices("overtrump"), default=AS_PRESET)
+    fool_last_trick = SelectField(SWITCH_LABELS["fool_last_trick"], choices=_switch_choices("fool_last_trick"),
+                                  default=AS_PRESET)
+    fool_forfeit = SelectField(SWITCH_LABELS["fool_forfeit"], choices=_switch_choices("fool_forfeit"),
+                               default=AS_PRESET)
+    ultimo = SelectField(SWITCH_LABELS["ultimo"], choices=_switch_choices("ultimo"), default=AS_PRESET)
+
+    def switch_fields(self) -> list[Any]:
+        """The switch fields, in the rules' order."""
+        return [getattr(self, name) for name in SWITCH_ORDER if name != "deal"]
+
+    def switches(self, preset: str) -> dict[str, Any]:
+        """The switches set otherwise than ``preset`` sets them, as a ruleset object's keys."""
+        chosen = {field.name: _switch_value(field.name, field.data) for field in self.switch_fields()
+                  if field.data not in (None, AS_PRESET)}
+        return {name: value for name, value in chosen.items() if repr(value) != repr(getattr(PRESETS[preset], name))}
+
+    def any_switch_set(self) -> bool:
+        """Whether a switch is set otherwise than "as the preset says" (the switches are shown open)."""
+        return any(field.data not in (None, AS_PRESET) for field in self.switch_fields())
+
+    def fill_switches(self, ruleset: object) -> None:
+        """The fields set from a ruleset object's switches (a preset's name sets none)."""
+        given = ruleset if isinstance(ruleset, dict) else {}
+        for field in self.switch_fields():
+            value = given.get(field.name)
+            field.data = AS_PRESET if value is None else "true" if value is True else "false" if value is False \
+                else str(value)
+
+
+class MatchForm(Form, MatchEndFields, RuleSwitchFields):
     """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
 
     title = StringField(_l("Title"), validators=[Optional(), Length(max=MAX_TITLE)])
@@ -115,17 +154,6 @@ class MatchForm(Form, MatchEndFields):
         choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),
         default="1",
     )
-    top_trump = SelectField(SWITCH_LABELS["top_trump"], choices=_switch_choices("top_trump"), default=AS_PRESET)
-    discard = SelectField(SWITCH_LABELS["discard"], choices=_switch_choices("discard"), default=AS_PRESET)
-    fool_discard = SelectField(SWITCH_LABELS["fool_discard"], choices=_switch_choices("fool_discard"),
-                               default=AS_PRESET)
-    first_lead = SelectField(SWITCH_LABELS["first_lead"], choices=_switch_choices("first_lead"), default=AS_PRESET)
-    overtrump = SelectField(SWITCH_LABELS["overtrump"], choices=_switch_choices("overtrump"), default=AS_PRESET)
-    fool_last_trick = SelectField(SWITCH_LABELS["fool_last_trick"], choices=_switch_choices("fool_last_trick"),
-                                  default=AS_PRESET)
-    fool_forfeit = SelectField(SWITCH_LABELS["fool_forfeit"], choices=_switch_choices("fool_forfeit"),
-                               default=AS_PRESET)
-    ultimo = SelectField(SWITCH_LABELS["ultimo"], choices=_switch_choices("ultimo"), default=AS_PRESET)
     pack = RadioField(
         _l("Your pack"),
         choices=choices([("italian", _l("Italian suits: Coppe, Denari, Bastoni, Spade")),
@@ -144,10 +172,6 @@ class MatchForm(Form, MatchEndFields):
 
     def player_fields(self) -> list[Any]:
         return [self.player_1, self.player_2, self.player_3, self.player_4]
-
-    def switch_fields(self) -> list[Any]:
-        """The house-rule switches; the deal is chosen beside the preset."""
-        return [getattr(self, name) for name in SWITCH_ORDER if name != "deal"]
 
     def ruleset(self) -> Ruleset:
         """The preset with the chosen deal, which says how many players there are."""
@@ -192,12 +216,9 @@ class MatchForm(Form, MatchEndFields):
         preset = self.preset.data or "classic"
         ruleset = self.ruleset()
         players = [(f.data or "").strip() for f in self.player_fields()[: ruleset.players]]
-        switches = {
-            name: _switch_value(name, getattr(self, name).data)
-            for name in SWITCH_VALUES
-            if getattr(self, name).data not in (None, AS_PRESET)
-            and repr(_switch_value(name, getattr(self, name).data)) != repr(getattr(PRESETS[preset], name))
-        }
+        switches = self.switches(preset)
+        if self.deal.data not in (None, AS_PRESET) and self.deal.data != PRESETS[preset].deal:
+            switches = {**switches, "deal": self.deal.data}
         dealer_choice = self.first_dealer.data or "1"
         if dealer_choice == "draw":
             first_dealer = draw(players)

@@ -34,8 +34,7 @@ from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
 from ..storage import nights as night_store
 from ..storage import store
-from .clubs_api import club_request
-from .context import POLL_SECONDS, disposition, get_db, load_club, make_pdf, pdf_turn, text_cell
+from .context import POLL_SECONDS, club_request, disposition, get_db, load_club, make_pdf, pdf_turn, text_cell
 from .context import file_name as _file_name
 from .forms import Form, choices
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse

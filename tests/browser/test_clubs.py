@@ -175,12 +175,20 @@ def test_the_club_pages_fit_a_phone_in_every_language(page: Any, live_server: st
     assert response.status == 201, response.text()
     edit = response.json()["edit_url"]
     for language in ("it", "en", "de", "fi", "es"):
-        for path in ("", "table?season=1", "p/1", "start", "share", "file"):
+        for path in ("", "table?season=1", "p/1", "start", "share", "file", "settings"):
             page.goto(f"{edit}{path}{'&' if '?' in path else '?'}lang={language}")
             expect(page.locator("html")).to_have_attribute("lang", language)
             assert no_overflow(page) == [], (language, path)
     page.goto(f"{edit}p/1?lang=fi")
     shot("club-player-fi")
+    page.goto(f"{edit}settings?lang=de")
+    page.locator("details summary").first.click()
+    page.select_option("#ultimo", "true")
+    assert no_overflow(page) == []
+    shot("club-settings-switches-de")
+    page.locator("button[type=submit]").click()
+    page.goto(f"{edit}settings?lang=de")
+    expect(page.locator("#ultimo")).to_have_value("true")
 
 
 def test_a_large_clubs_file_goes_in_parts_from_one_phone_to_another_club(
