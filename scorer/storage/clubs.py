@@ -22,6 +22,7 @@ import hmac
 import json
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import sqlite_utils
@@ -743,9 +744,15 @@ def _size(value: dict[str, Any]) -> int:
     return len(dumps(value).encode())
 
 
+@lru_cache(maxsize=4096)
+def _mapping_bytes(pairs: tuple[tuple[str, str], ...]) -> int:
+    return file_bytes({"k": 0, "roster": dict(pairs)}) - file_bytes({"k": 0})
+
+
 def _roster_bytes(mapping: dict[str, str]) -> int:
-    """What a match's ``roster`` entry adds to its bytes in the club file (nothing when empty)."""
-    return file_bytes({"k": 0, "roster": mapping}) - file_bytes({"k": 0}) if mapping else 0
+    """What a match's ``roster`` entry adds to its bytes in the club file (nothing when empty): a club's
+    matches share a few (a renamed player's seats), each measured once."""
+    return _mapping_bytes(tuple(mapping.items())) if mapping else 0
 
 
 @dataclass(frozen=True)
