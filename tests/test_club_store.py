@@ -414,7 +414,8 @@ def test_a_large_club_is_written_in_parts_that_import_back_into_the_same_club(
     texts = _all_parts(db, club)
     for part, text in zip(parts, texts, strict=True):
         assert len(text.encode()) <= part.size and (len(text.encode()) <= 12_000 or part.count == 1)
-        assert json.loads(text)["part"] == {"number": part.number, "of": len(parts), "first_match": part.first + 1}
+        assert json.loads(text)["part"] == {"file": clubs.file_id(db, club), "number": part.number, "of": len(parts),
+                                            "first_match": part.first + 1}
     first, later = json.loads(texts[0]), json.loads(texts[1])
     assert {k: first[k] for k in ("players", "seasons", "history", "defaults")} == {
         k: whole[k] for k in ("players", "seasons", "history", "defaults")}
@@ -428,17 +429,21 @@ def test_a_large_club_is_written_in_parts_that_import_back_into_the_same_club(
 
     again = clubs.import_club(db, clubs.parse_club(json.loads(texts[0])))
     for text in texts[1:]:
-        assert clubs.add_part(db, again, clubs.parse_club(json.loads(text))) == len(json.loads(text)["matches"])
+        assert clubs.add_part(db, again, clubs.parse_club(json.loads(text)))[0] == len(json.loads(text)["matches"])
     assert _all_parts(db, again) == texts
-    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12 * 1024 * 1024)
+    monkeypatch.undo()
     assert dumps(clubs.export_club(db, again)) == dumps(whole)
 
 
 def test_parts_go_in_in_order_each_once_into_their_own_club(
         db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part was checked only against the club's count of matches: a match recorded between two parts made
+    the next part "already there" and let the one after it in (a part lost), a club of the same name and
+    count took another club's part, and renaming the club refused the rest."""
     club = _parts_club(db)
     monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
-    files = [clubs.parse_club(json.loads(text)) for text in _all_parts(db, club)]
+    texts = _all_parts(db, club)
+    files = [clubs.parse_club(json.loads(text)) for text in texts]
     assert len(files) >= 3
 
     def refused(call: Any) -> ReadError:
@@ -447,18 +452,40 @@ def test_parts_go_in_in_order_each_once_into_their_own_club(
         return caught.value
 
     assert refused(lambda: clubs.import_club(db, files[1])).key == "part.not_first"
+    twin = clubs.create_club(db, "Circolo Arci", [])  # the same name, and as many matches as part 1 brings
+    for match, seated in files[0].matches:
+        clubs.add_record(db, twin.id, match, seated)
+    assert refused(lambda: clubs.add_part(db, twin, files[1])).key == "part.other_club"
+
     again = clubs.import_club(db, files[0])
-    stored = len(clubs.club_matches(db, again.id))
-    assert refused(lambda: clubs.add_part(db, again, files[2])).params == {
-        "number": 3, "first": files[2].part.first_match, "count": stored}  # type: ignore[union-attr]
+    assert refused(lambda: clubs.add_part(db, again, files[2])).params == {"number": 3, "next": 2}
     assert refused(lambda: clubs.add_part(db, again, files[0])).key == "part.first"
-    whole = clubs.parse_club(json.loads(dumps(clubs.export_club(db, _parts_club(db), 1))) | {"part": None})
+    whole = clubs.parse_club({k: v for k, v in json.loads(texts[0]).items() if k != "part"})
     assert refused(lambda: clubs.add_part(db, again, whole)).key == "part.whole"
-    other = clubs.create_club(db, "Altro circolo", [])
-    assert refused(lambda: clubs.add_part(db, other, files[1])).key == "part.other_club"
-    clubs.add_part(db, again, files[1])
-    assert refused(lambda: clubs.add_part(db, again, files[1])).key == "part.again"
-    assert len(clubs.club_matches(db, again.id)) == stored + len(files[1].matches)
+    recut = clubs.parse_club(json.loads(texts[1]) | {"part": {**json.loads(texts[1])["part"], "first_match": 9}})
+    assert refused(lambda: clubs.add_part(db, again, recut)).key == "part.cut"
+    clubs.add_record(db, again.id, parse_match(points_match(["Anna", "Bruno", "Dora"], [(0, [30, 28, 20])])),
+                     ["Anna", "Bruno", "Dora"])  # recorded between two parts: not a part's match
+    clubs.update_club(db, again.id, "Circolo Arci Pinerolo", again.settings)
+    assert clubs.add_part(db, again, files[1]) == (len(files[1].matches), len(files[0].matches) + 1 + len(
+        files[1].matches))
+    assert refused(lambda: clubs.add_part(db, again, files[1])).params == {"number": 2, "next": 3}
+    for later in files[2:]:
+        clubs.add_part(db, again, later)
+    assert len(clubs.club_matches(db, again.id)) == 7 + 1
     for bad in ({"number": 2, "of": 1, "first_match": 3}, {"number": 1, "of": 2, "first_match": 4},
-                {"number": 2, "of": 2, "first_match": 1}, {"number": True, "of": 2, "first_match": 2}, [2, 2, 3], 5):
-        assert refused(lambda bad=bad: clubs.parse_club({"name": "Bar", "part": bad})).key == "part.form"
+                {"number": 2, "of": 2, "first_match": 1}, {"number": True, "of": 2, "first_match": 2},
+                {"number": 2, "of": 10**30, "first_match": 2}, {"number": 2, "of": 2, "first_match": 2}, [2, 2, 3], 5):
+        mark = {"file": "abc", **bad} if isinstance(bad, dict) and "file" not in bad and bad != {
+            "number": 2, "of": 2, "first_match": 2} else bad
+        assert refused(lambda mark=mark: clubs.parse_club({"name": "Bar", "part": mark})).key == "part.form"
+    extra = refused(lambda: clubs.parse_club(json.loads(texts[1]) | {"players": ["Zed"]}))
+    assert (extra.key, extra.where) == ("part.extra", "players")
+
+
+def test_a_club_of_no_match_is_one_file_however_long_its_roster(db: sqlite_utils.Database,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    club = clubs.create_club(db, "Circolo", [(f"Player {i}", None) for i in range(50)])
+    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 100)
+    [part] = clubs.file_parts(db, club)
+    assert part.count == 0 and "part" not in clubs.export_club(db, club)

@@ -61,7 +61,7 @@ MAX_CLUB_FILE_HANDS = 50000
 """Hands in one club file, its matches' together: a club file is stored in one write, and each hand
 costs 0.1 to 0.3 ms in it, so the largest file holds the server's other writers for some 5 to 15 s
 (they give up after 30 s)."""
-CLUB_PART_BYTES = 12 * 1024 * 1024
+CLUB_PART_BYTES = 12_000_000
 """Bytes of one club file the app writes: a club larger than that (or than :data:`CLUB_PART_HANDS`) is
 exported in parts, each a file under the upload limit (:data:`MAX_UPLOAD_BYTES`, with room for the form
 it comes in), so whatever a club exports it imports back. A match alone always fits: 1,000 hands of the

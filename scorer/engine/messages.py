@@ -144,17 +144,20 @@ READ_TEMPLATES: dict[str, str] = {
     "limit.roster": N_("%(count)s players; a club's roster holds at most %(limit)s: merge the entries that are "
                        "one person"),
     # a club's file in parts (docs/CLUB.md)
-    "part.form": N_('write it as {"number": N, "of": M, "first_match": K}, whole numbers from 1, part 1 '
-                    'beginning with match 1'),
+    "part.form": N_('write it as {"file": ..., "number": N, "of": M, "first_match": K}, as the app wrote it: '
+                    'whole numbers from 1, part 1 beginning with match 1'),
+    "part.extra": N_("a later part of a club's file holds only its matches (the club its part 1 made has the "
+                     "rest): take the parts as the app wrote them"),
     "part.not_first": N_("this is part %(number)s of %(of)s of a club's file: open part 1 as a club, then add "
                          "this part on that club's file page"),
     "part.whole": N_("this is a whole club's file, not a part of one: open it as a new club"),
     "part.first": N_("part 1 makes a club: open it as a club file, and add only the parts after it here"),
-    "part.other_club": N_("this part is of the club %(name)s, not of this one"),
-    "part.again": N_("the club has the matches of part %(number)s already (it has %(count)s matches): add the "
-                     "next part"),
-    "part.early": N_("part %(number)s begins with match %(first)s, and the club has %(count)s matches: add the "
-                     "parts before it first"),
+    "part.other_club": N_("this part is of another club's file (%(name)s): add it to the club opened from "
+                          "that file's part 1"),
+    "part.again": N_("the club has part %(number)s already: add part %(next)s"),
+    "part.early": N_("this is part %(number)s: add part %(next)s first"),
+    "part.cut": N_("this part begins with match %(first)s, and the parts before it ended with match %(last)s: "
+                   "take every part from the same download of the club's file"),
 }
 """The sentences read errors are told in, each after where it stands in the file
 (``hands[3].points.Anna: ...``). Values quoted from the input (a card code that is none, a

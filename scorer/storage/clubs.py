@@ -18,6 +18,7 @@ made it, is seen on the next read without re-judging the other matches.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import unicodedata
@@ -502,7 +503,9 @@ def delete_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> No
 
 
 def _stamp(updated_at: str, count: int, versions: int) -> str:
-    return f"{SUMMARY_VERSION}:{count}:{versions}:{updated_at}"
+    """What a stored summary was made from: the match's hands and last change, and the engine that judged
+    them and wrote the match out (the summary's figures and its size in the club's file)."""
+    return f"{SUMMARY_VERSION}:{store.engine_version()}:{count}:{versions}:{updated_at}"
 
 
 def match_date(settings: dict[str, Any], created_at: str) -> str:
@@ -609,22 +612,36 @@ def export_club(db: sqlite_utils.Database, club: ClubRow, part: int | None = Non
 
     A club too large for one file (:func:`file_parts`) is written a part at a time: ``part`` (from 1)
     says which, and :class:`InParts` answers a call without one. A club of one part is its whole file
-    (no ``part`` key), whatever ``part`` asks for beyond 1.
+    (no ``part`` key), as ``part`` 1 is; another part of it is NotFound.
     """
-    file = _ClubFileWriter(db, club)
-    parts = file.parts()
-    if len(parts) == 1:
-        return file.value(parts[0], whole=True)
-    if part is None:
-        raise InParts(len(parts))
-    if not 1 <= part <= len(parts):
-        raise store.NotFound(f"part {part}")
-    return file.value(parts[part - 1], whole=False, of=len(parts))
+    summaries(db, club.id)  # every match's size current (made again where its match changed), then one snapshot
+    with db.atomic():
+        file = _ClubFileWriter(db, club)
+        parts = file.parts()
+        if len(parts) == 1 and part in (None, 1):
+            return file.value(parts[0], whole=True)
+        if part is None:
+            raise InParts(len(parts))
+        if not 1 <= part <= len(parts) or len(parts) == 1:
+            raise store.NotFound(f"part {part}")
+        return file.value(parts[part - 1], whole=False, of=len(parts))
 
 
 def file_parts(db: sqlite_utils.Database, club: ClubRow) -> list[FilePart]:
     """The parts the club's file is written in, oldest matches first: one when the club fits one file."""
-    return _ClubFileWriter(db, club).parts()
+    summaries(db, club.id)
+    with db.atomic():
+        return _ClubFileWriter(db, club).parts()
+
+
+def file_id(db: sqlite_utils.Database, club: ClubRow) -> str:
+    """The id a club's parts carry (``part.file``), so that a part goes only into the club its part 1
+    made: the id of the file the club was itself opened from, else one of its own (from its edit token,
+    which it does not reveal)."""
+    row = db.execute("SELECT file_from FROM clubs WHERE id = ?", [club.id]).fetchone()
+    if row and row[0]:
+        return str(row[0])
+    return hashlib.sha256(b"scarto-club-file\0" + club.edit_token.encode()).hexdigest()[:16]
 
 
 def file_bytes(match: dict[str, Any]) -> int:
@@ -655,7 +672,8 @@ class InParts(ClubError):
         self.parts = parts
 
 
-_PART_MARK = {"number": MAX_CLUB_MATCHES, "of": MAX_CLUB_MATCHES, "first_match": MAX_CLUB_MATCHES}
+_PART_MARK: dict[str, Any] = {"file": "f" * 16, "number": MAX_CLUB_MATCHES, "of": MAX_CLUB_MATCHES,
+                              "first_match": MAX_CLUB_MATCHES}
 """A ``part`` as long as any written (a part holds a match at least): the head measured with it
 bounds every part's own."""
 
@@ -677,7 +695,7 @@ class _ClubFileWriter:
         return {seat: self.names[pid] for seat, pid in zip(row.players, self.table.get(row.id, ()), strict=True)
                 if self.names[pid] != seat}
 
-    def head(self, part: dict[str, int] | None, *, first: bool) -> dict[str, Any]:
+    def head(self, part: dict[str, Any] | None, *, first: bool) -> dict[str, Any]:
         """The file's keys but its matches (an empty list in their place): the whole club's for the
         first part, only the format, name and part for the others (the club the first made has the rest)."""
         out: dict[str, Any] = {"format": CLUB_FORMAT, "name": self.club.name}
@@ -701,8 +719,8 @@ class _ClubFileWriter:
 
     def parts(self) -> list[FilePart]:
         """The matches cut into parts of at most :data:`CLUB_PART_BYTES` and :data:`CLUB_PART_HANDS`
-        (a match alone always makes a part), from the sizes kept with the summaries."""
-        summaries(self.db, self.club.id)  # every match's size current: made again where its match changed
+        (a match alone always makes a part; a club of no match is one file), from the sizes kept with the
+        summaries (:func:`summaries` has made them current)."""
         sizes = {match_id: (size, hands) for match_id, size, hands in self.db.execute(
             "SELECT s.match_id, s.file_bytes, s.file_hands FROM match_summaries s JOIN club_matches c "
             "ON c.match_id = s.match_id WHERE c.club_id = ?", [self.club.id]).fetchall()}
@@ -710,7 +728,7 @@ class _ClubFileWriter:
         whole = _size(self.head(None, first=True)) + (sum(
             sizes[r.id][0] + _roster_bytes(self._mapping(r)) + 2 for r in self.rows) + 2 if self.rows else 0)
         hands = sum(sizes[r.id][1] for r in self.rows)
-        if whole <= CLUB_PART_BYTES and hands <= CLUB_PART_HANDS:
+        if (whole <= CLUB_PART_BYTES and hands <= CLUB_PART_HANDS) or not self.rows:
             return [FilePart(1, 0, len(self.rows), hands, whole)]
         heads = (_size(self.head(_PART_MARK, first=True)) + 2, _size(self.head(_PART_MARK, first=False)) + 2)
         parts: list[FilePart] = []
@@ -729,7 +747,8 @@ class _ClubFileWriter:
 
     def value(self, part: FilePart, *, whole: bool, of: int = 1) -> dict[str, Any]:
         """One part's file (the whole club's when ``whole``)."""
-        mark = None if whole else {"number": part.number, "of": of, "first_match": part.first + 1}
+        mark: dict[str, Any] | None = None if whole else {
+            "file": file_id(self.db, self.club), "number": part.number, "of": of, "first_match": part.first + 1}
         out = self.head(mark, first=part.number == 1)
         for row in self.rows[part.first:part.first + part.count]:
             data = store.match_data(self.db, row)
@@ -774,20 +793,34 @@ class ClubFile:
 class PartMark:
     """A part's ``part`` key: its number, how many parts the club's file had, its first match's number."""
 
+    file: str
+    """The id of the club's file the part is of (:func:`file_id`)."""
     number: int
     of: int
     first_match: int
 
 
-def _part_mark(value: object) -> PartMark | None:
+PART_ONLY = ("format", "name", "part", "matches")
+"""What a later part holds: the club its part 1 made has the rest."""
+
+
+def _part_mark(data: dict[str, Any]) -> PartMark | None:
+    value = data.get("part")
     if value is None:
         return None
     numbers = [value.get(k) for k in ("number", "of", "first_match")] if isinstance(value, dict) else []
-    if len(numbers) != 3 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in numbers):
+    if len(numbers) != 3 or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_CLUB_MATCHES
+                                    for n in numbers):
         raise ReadError.of("part.form", "part")
-    mark = PartMark(*(int(n) for n in numbers if isinstance(n, int)))
+    file = value.get("file") if isinstance(value, dict) else None
+    if not isinstance(file, str) or not 0 < len(file) <= 64:
+        raise ReadError.of("part.form", "part.file")
+    mark = PartMark(file, *(int(n) for n in numbers if isinstance(n, int)))
     if mark.number > mark.of or (mark.number == 1) != (mark.first_match == 1):
         raise ReadError.of("part.form", "part")
+    extra = [key for key in data if key not in PART_ONLY] if mark.number > 1 else []
+    if extra:
+        raise ReadError.of("part.extra", extra[0])
     return mark
 
 
@@ -882,7 +915,7 @@ def parse_club(data: object) -> ClubFile:
             for e in raw_history):
         raise ReadError(N_("Write the history as a list of objects, each with \"at\" and \"event\"."), "history")
     return ClubFile(name, defaults, players, seasons_, matches, [dict(e) for e in raw_history],
-                    _part_mark(data.get("part")))
+                    _part_mark(data))
 
 
 def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
@@ -902,6 +935,9 @@ def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
         for entry in club_file.history:
             details = {k: v for k, v in entry.items() if k not in ("at", "event")}
             event(db, club.id, entry["event"], details, entry["at"])
+        if club_file.part is not None:
+            db.execute("UPDATE clubs SET file_from = ?, file_next = 2, file_matches = ? WHERE id = ?",
+                       [club_file.part.file, len(club_file.matches), club.id])
     return club
 
 
@@ -920,28 +956,36 @@ def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seat
     return row
 
 
-def add_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -> int:
-    """Store a later part of a club's file in the club its first part made; returns its matches' count.
+def add_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -> tuple[int, int]:
+    """Store a later part of a club's file in the club its part 1 made; returns (the part's matches, the
+    club's matches now).
 
-    The parts go in in order, each once: a part begins with the match after the club's last (its
-    ``first_match``), so a part added twice or out of turn is refused, naming the club's count."""
+    The parts go in in order, each once, and only into that club: the club keeps which file it was
+    opened from, the part it takes next and how many matches the parts brought (matches the club
+    records meanwhile do not count), and each part carries its file's id and its first match's number."""
     mark = club_file.part
     if mark is None:
         raise ReadError.of("part.whole", "part")
     if mark.number == 1:
         raise ReadError.of("part.first", "part")
-    if name_key(club_file.name) != name_key(club.name):
-        raise ReadError.of("part.other_club", "name", name=repr(club_file.name))
     with store.writing(db):
+        file_from, expected, brought = db.execute(
+            "SELECT file_from, file_next, file_matches FROM clubs WHERE id = ?", [club.id]).fetchone()
+        if file_from != mark.file:
+            raise ReadError.of("part.other_club", "part.file", name=club_file.name)
+        if mark.number < expected:
+            raise ReadError.of("part.again", "part.number", number=mark.number, next=expected)
+        if mark.number > expected:
+            raise ReadError.of("part.early", "part.number", number=mark.number, next=expected)
+        if mark.first_match != brought + 1:
+            raise ReadError.of("part.cut", "part.first_match", first=mark.first_match, last=brought)
         count = count_matches(db, club.id)
-        if mark.first_match <= count:
-            raise ReadError.of("part.again", "part", number=mark.number, count=count)
-        if mark.first_match > count + 1:
-            raise ReadError.of("part.early", "part", number=mark.number, first=mark.first_match, count=count)
         if count + len(club_file.matches) > MAX_CLUB_MATCHES:
             raise ReadError.of("limit.club_matches", "matches", count=count + len(club_file.matches),
                                limit=MAX_CLUB_MATCHES)
         names = RosterNames(db, club.id)
         for match, seated in club_file.matches:
             add_record(db, club.id, match, seated, names)
-    return len(club_file.matches)
+        db.execute("UPDATE clubs SET file_next = ?, file_matches = ? WHERE id = ?",
+                   [mark.number + 1, brought + len(club_file.matches), club.id])
+        return len(club_file.matches), count + len(club_file.matches)

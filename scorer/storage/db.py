@@ -308,12 +308,19 @@ def _m010_match_changes(db: sqlite_utils.Database) -> None:
 
 
 def _m011_summary_file_sizes(db: sqlite_utils.Database) -> None:
-    """What a club match takes in the club's file (its bytes there, its current hands), kept with its
-    summary under the same stamp: a club's file is cut into parts by these (storage/clubs.py
-    ``file_parts``) without writing out every match to measure it. Summaries made before have none,
-    and are made again on their next read."""
+    """A club's file in parts (storage/clubs.py, docs/CLUB.md).
+
+    What a club match takes in the club's file (its bytes there, its current hands), kept with its
+    summary under the same stamp: the file is cut into parts by these without writing out every
+    match to measure it. Summaries made before have none, and are made again on their next read.
+    A club opened from part 1 of a file in parts keeps which file (``file_from``, the id its parts
+    carry), the part it takes next and how many matches its parts brought, so the others go in
+    in order, each once, whatever else the club records meanwhile."""
     db.execute("ALTER TABLE match_summaries ADD COLUMN file_bytes INTEGER")
     db.execute("ALTER TABLE match_summaries ADD COLUMN file_hands INTEGER")
+    db.execute("ALTER TABLE clubs ADD COLUMN file_from TEXT")
+    db.execute("ALTER TABLE clubs ADD COLUMN file_next INTEGER")
+    db.execute("ALTER TABLE clubs ADD COLUMN file_matches INTEGER")
 
 
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,

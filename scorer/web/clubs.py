@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import force_locale
+from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
@@ -299,8 +299,9 @@ def import_club() -> Any:
                 if club_file.part is None:
                     flash(_("Club imported: %(n)s matches.", n=len(club_file.matches)))
                 else:
-                    flash(_("Part 1 of %(of)s imported: %(n)s matches. Add the other parts on the club's file "
-                            "page.", of=club_file.part.of, n=len(club_file.matches)))
+                    flash(ngettext("Part 1 of %(of)s imported: %(num)s match. Add the other parts on the club's "
+                                   "file page.", "Part 1 of %(of)s imported: %(num)s matches. Add the other parts "
+                                   "on the club's file page.", len(club_file.matches), of=club_file.part.of))
                 return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
         except ScartoError as exc:
             problems = [error_text(exc)]
@@ -764,11 +765,12 @@ def add_part(token: str) -> Any:
             part = _uploaded_club_file(form)
             problems = _file_errors(part)
             if not problems:
-                added = club_store.add_part(get_db(), club, part)
+                added, _count = club_store.add_part(get_db(), club, part)
                 mark = part.part
                 assert mark is not None  # add_part takes only a part
-                flash(_("Part %(number)s of %(of)s added: %(n)s matches.", number=mark.number, of=mark.of,
-                        n=added))
+                flash(ngettext("Part %(number)s of %(of)s added: %(num)s match.",
+                               "Part %(number)s of %(of)s added: %(num)s matches.", added, number=mark.number,
+                               of=mark.of))
                 return redirect(url_for("clubs.club_file", token=token))
         except ScartoError as exc:
             problems = [error_text(exc)]

@@ -100,10 +100,10 @@ def club_part(token: str) -> Any:
     if refusal is not None:
         return refusal
     try:
-        added = club_store.add_part(db, club, part)
+        added, count = club_store.add_part(db, club, part)
     except ScartoError as exc:
         return read_refusal(exc)
-    return {"added": added, "matches": club_store.count_matches(db, club.id)}, 201
+    return {"added": added, "matches": count}, 201
 
 
 @bp.post("/m/<token>/hands.json")
