@@ -131,5 +131,9 @@ def test_eight_slow_renders_in_flight_while_a_static_file_still_answers_fast(tmp
             render.join(180)
         phone.close()
     assert all(answer.status == 200 for answer in css) and page.status == 200
-    assert max(answer.seconds for answer in css) < 1.0, [answer.seconds for answer in css]
+    seconds = sorted(answer.seconds for answer in css)
+    # before the limit on renders, a static file waited for a thread behind the eight PDFs: 5.3 s. With the
+    # renders bounded it answers at once; one answer may still wait a second for a core on a machine whose
+    # two cores also run the other tests and the two PDF workers (1.06 s once, in CI in a slow hour)
+    assert seconds[2] < 0.3 and seconds[-1] < 2.5, seconds
     assert sorted(set(statuses)) == [200, 503] and statuses.count(200) >= 2, statuses
