@@ -475,9 +475,10 @@ def test_parts_go_in_in_order_each_once_into_their_own_club(
     assert len(clubs.club_matches(db, again.id)) == 7 + 1
     for bad in ({"number": 2, "of": 1, "first_match": 3}, {"number": 1, "of": 2, "first_match": 4},
                 {"number": 2, "of": 2, "first_match": 1}, {"number": True, "of": 2, "first_match": 2},
-                {"number": 2, "of": 10**30, "first_match": 2}, {"number": 2, "of": 2, "first_match": 2}, [2, 2, 3], 5):
-        mark = {"file": "abc", **bad} if isinstance(bad, dict) and "file" not in bad and bad != {
-            "number": 2, "of": 2, "first_match": 2} else bad
+                {"number": 2, "of": 10**30, "first_match": 2}):
+        assert refused(lambda bad=bad: clubs.parse_club({"name": "Bar", "part": {"file": "abc", **bad}})).key == (
+            "part.form")
+    for mark in ({"number": 2, "of": 2, "first_match": 2}, [2, 2, 3], 5):  # no file id, or not an object
         assert refused(lambda mark=mark: clubs.parse_club({"name": "Bar", "part": mark})).key == "part.form"
     extra = refused(lambda: clubs.parse_club(json.loads(texts[1]) | {"players": ["Zed"]}))
     assert (extra.key, extra.where) == ("part.extra", "players")

@@ -724,25 +724,22 @@ class _ClubFileWriter:
         sizes = {match_id: (size, hands) for match_id, size, hands in self.db.execute(
             "SELECT s.match_id, s.file_bytes, s.file_hands FROM match_summaries s JOIN club_matches c "
             "ON c.match_id = s.match_id WHERE c.club_id = ?", [self.club.id]).fetchall()}
-        # a list of n matches in place of "[]": "[", each match after a new line, a comma between, "\n  ]"
-        whole = _size(self.head(None, first=True)) + (sum(
-            sizes[r.id][0] + _roster_bytes(self._mapping(r)) + 2 for r in self.rows) + 2 if self.rows else 0)
-        hands = sum(sizes[r.id][1] for r in self.rows)
-        if (whole <= CLUB_PART_BYTES and hands <= CLUB_PART_HANDS) or not self.rows:
-            return [FilePart(1, 0, len(self.rows), hands, whole)]
+        # each match in the list: its bytes and its roster entry, then a new line and a comma (or "\n  ]")
+        matches = [(sizes[r.id][0] + _roster_bytes(self._mapping(r)) + 2, sizes[r.id][1]) for r in self.rows]
+        # in place of "[]": "[", each match after a new line, a comma between, "\n  ]"
+        whole = _size(self.head(None, first=True)) + (sum(b for b, _h in matches) + 2 if matches else 0)
+        hands = sum(h for _b, h in matches)
+        if (whole <= CLUB_PART_BYTES and hands <= CLUB_PART_HANDS) or not matches:
+            return [FilePart(1, 0, len(matches), hands, whole)]
         heads = (_size(self.head(_PART_MARK, first=True)) + 2, _size(self.head(_PART_MARK, first=False)) + 2)
         parts: list[FilePart] = []
-        start = 0
-        while start < len(self.rows):
-            size, count, held = heads[1 if parts else 0], 0, 0
-            for row in self.rows[start:]:
-                match_size, match_hands = sizes[row.id]
-                match_size += _roster_bytes(self._mapping(row)) + 2
-                if count and (size + match_size > CLUB_PART_BYTES or held + match_hands > CLUB_PART_HANDS):
-                    break
-                size, count, held = size + match_size, count + 1, held + match_hands
-            parts.append(FilePart(len(parts) + 1, start, count, held, size))
-            start += count
+        start, size, held = 0, heads[0], 0
+        for index, (match_bytes, match_hands) in enumerate(matches):
+            if index > start and (size + match_bytes > CLUB_PART_BYTES or held + match_hands > CLUB_PART_HANDS):
+                parts.append(FilePart(len(parts) + 1, start, index - start, held, size))
+                start, size, held = index, heads[1], 0
+            size, held = size + match_bytes, held + match_hands
+        parts.append(FilePart(len(parts) + 1, start, len(matches) - start, held, size))
         return parts
 
     def value(self, part: FilePart, *, whole: bool, of: int = 1) -> dict[str, Any]:
