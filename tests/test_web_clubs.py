@@ -295,6 +295,7 @@ def test_a_club_file_imported_in_the_browser(client: FlaskClient) -> None:
     exported = client.get(f"/c/{edit}/export.json").get_data(as_text=True)
     response = submit(client, "/clubs/import", {"text": exported})
     assert response.status_code == 302
+    assert "Club imported: 1 match." in client.get(response.headers["Location"]).get_data(as_text=True)
     new_edit = response.headers["Location"].split("/c/")[1].split("/")[0]
     assert client.get(f"/c/{new_edit}/export.json").get_data(as_text=True) == exported
     response = submit(client, "/clubs/import", {"text": '{"format": "scarto-club/1", "name": "x", "seasons": 1}'})

@@ -297,7 +297,8 @@ def import_club() -> Any:
             if not problems:
                 club = club_store.import_club(get_db(), club_file)
                 if club_file.part is None:
-                    flash(_("Club imported: %(n)s matches.", n=len(club_file.matches)))
+                    flash(ngettext("Club imported: %(num)s match.", "Club imported: %(num)s matches.",
+                                   len(club_file.matches)))
                 else:
                     flash(ngettext("Part 1 of %(of)s imported: %(num)s match. Add the other parts on the club's "
                                    "file page.", "Part 1 of %(of)s imported: %(num)s matches. Add the other parts "
