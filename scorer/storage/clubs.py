@@ -528,17 +528,16 @@ def refresh_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecor
     Call it after any change to the match's hands, or leave it to :func:`summaries`,
     which calls it for a match whose stamp has changed. ``record``: the match as just stored, by a
     caller that has it (a club file's match): not read and parsed back (half of a club file's import).
-    What the match takes in the club's file is kept beside it, under the same stamp (:func:`file_parts`).
+    What the match takes in the club's file is measured again when the file is next asked for
+    (:func:`_measure`): written out with indentation it costs six times the summary's own JSON.
     """
     with store.writing(db):
         # the write lock first (db.py): pages reading a stale summary at once queue here instead of
         # failing with "database is locked" when their read transaction cannot become a write
         db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])
-        stamp, summary, record = _made(db, match_id, record)
-        db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary, file_bytes, file_hands) "
-                   "VALUES (?, ?, ?, ?, ?)",
-                   [match_id, stamp, json.dumps(summary.to_dict(), separators=(",", ":")),
-                    file_bytes(match_to_dict(record)), len(record.hands)])
+        stamp, summary = make_summary(db, match_id, record)
+        db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary) VALUES (?, ?, ?)",
+                   [match_id, stamp, json.dumps(summary.to_dict(), separators=(",", ":"))])
     return summary
 
 
@@ -546,12 +545,6 @@ def make_summary(db: sqlite_utils.Database, match_id: int,
                  record: MatchRecord | None = None) -> tuple[str, MatchSummary]:
     """A match's summary and its stamp, judged from its hands (read only: :func:`refresh_summary` stores it);
     from ``record`` when the caller has the match as it stored it."""
-    stamp, summary, _record = _made(db, match_id, record)
-    return stamp, summary
-
-
-def _made(db: sqlite_utils.Database, match_id: int,
-          record: MatchRecord | None) -> tuple[str, MatchSummary, MatchRecord]:
     with db.atomic():  # one snapshot of the match and its hands
         row = store.get_match(db, match_id)
         count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
@@ -559,8 +552,8 @@ def _made(db: sqlite_utils.Database, match_id: int,
         if record is None:
             record = store.match_record(db, row, store.list_hands(db, match_id))
     table = standings(record, [score_hand(h) for h in record.hands])
-    return (_stamp(row.updated_at, count, versions),
-            summarise(match_id, match_date(row.settings, row.created_at), table), record)
+    return _stamp(row.updated_at, count, versions), summarise(match_id, match_date(row.settings, row.created_at),
+                                                              table)
 
 
 def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
@@ -571,7 +564,7 @@ def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
         "WHERE c.club_id = ? GROUP BY m.id", [club_id]).fetchall()
     stored = {match_id: (stamp, text) for match_id, stamp, text in db.execute(
         "SELECT s.match_id, s.stamp, s.summary FROM match_summaries s JOIN club_matches c "
-        "ON c.match_id = s.match_id WHERE c.club_id = ? AND s.file_bytes IS NOT NULL", [club_id]).fetchall()}
+        "ON c.match_id = s.match_id WHERE c.club_id = ?", [club_id]).fetchall()}
     path = _database_path(db)
     out = []
     for match_id, updated_at, count, versions in stamps:
@@ -614,7 +607,7 @@ def export_club(db: sqlite_utils.Database, club: ClubRow, part: int | None = Non
     says which, and :class:`InParts` answers a call without one. A club of one part is its whole file
     (no ``part`` key), as ``part`` 1 is; another part of it is NotFound.
     """
-    summaries(db, club.id)  # every match's size current (made again where its match changed), then one snapshot
+    _measure(db, club)  # every match's size current, then one snapshot
     with db.atomic():
         file = _ClubFileWriter(db, club)
         parts = file.parts()
@@ -629,9 +622,23 @@ def export_club(db: sqlite_utils.Database, club: ClubRow, part: int | None = Non
 
 def file_parts(db: sqlite_utils.Database, club: ClubRow) -> list[FilePart]:
     """The parts the club's file is written in, oldest matches first: one when the club fits one file."""
-    summaries(db, club.id)
+    _measure(db, club)
     with db.atomic():
         return _ClubFileWriter(db, club).parts()
+
+
+def _measure(db: sqlite_utils.Database, club: ClubRow) -> None:
+    """What each match of the club takes in its file, kept under the summary's stamp: measured again
+    only for the matches that changed since (their summary made again has none), each written out once."""
+    summaries(db, club.id)
+    stale = db.execute("SELECT s.match_id, s.stamp FROM match_summaries s JOIN club_matches c "
+                       "ON c.match_id = s.match_id WHERE c.club_id = ? AND s.file_bytes IS NULL",
+                       [club.id]).fetchall()
+    for match_id, stamp in stale:
+        data = store.match_data(db, store.get_match(db, match_id))
+        with store.writing(db):  # a summary made again meanwhile has its own stamp: this size is not its
+            db.execute("UPDATE match_summaries SET file_bytes = ?, file_hands = ? WHERE match_id = ? AND stamp = ?",
+                       [file_bytes(data), len(data["hands"]), match_id, stamp])
 
 
 def file_id(db: sqlite_utils.Database, club: ClubRow) -> str:
@@ -720,10 +727,20 @@ class _ClubFileWriter:
     def parts(self) -> list[FilePart]:
         """The matches cut into parts of at most :data:`CLUB_PART_BYTES` and :data:`CLUB_PART_HANDS`
         (a match alone always makes a part; a club of no match is one file), from the sizes kept with the
-        summaries (:func:`summaries` has made them current)."""
-        sizes = {match_id: (size, hands) for match_id, size, hands in self.db.execute(
-            "SELECT s.match_id, s.file_bytes, s.file_hands FROM match_summaries s JOIN club_matches c "
-            "ON c.match_id = s.match_id WHERE c.club_id = ?", [self.club.id]).fetchall()}
+        summaries (:func:`_measure` has made them current; a match changed since is measured here)."""
+        sizes = {match_id: (size, hands) for match_id, stamp, size, hands, updated_at, count, versions
+                 in self.db.execute(
+                     "SELECT s.match_id, s.stamp, s.file_bytes, s.file_hands, m.updated_at, "
+                     "(SELECT COUNT(*) FROM hands h WHERE h.match_id = m.id), "
+                     "(SELECT COALESCE(SUM(version), 0) FROM hands h WHERE h.match_id = m.id) "
+                     "FROM club_matches c JOIN matches m ON m.id = c.match_id "
+                     "JOIN match_summaries s ON s.match_id = c.match_id WHERE c.club_id = ?",
+                     [self.club.id]).fetchall()
+                 if size is not None and stamp == _stamp(updated_at, count, versions)}
+        for row in self.rows:
+            if row.id not in sizes:
+                data = store.match_data(self.db, row)
+                sizes[row.id] = (file_bytes(data), len(data["hands"]))
         # each match in the list: its bytes and its roster entry, then a new line and a comma (or "\n  ]")
         matches = [(sizes[r.id][0] + _roster_bytes(self._mapping(r)) + 2, sizes[r.id][1]) for r in self.rows]
         # in place of "[]": "[", each match after a new line, a comma between, "\n  ]"

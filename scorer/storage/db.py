@@ -312,7 +312,7 @@ def _m011_summary_file_sizes(db: sqlite_utils.Database) -> None:
 
     What a club match takes in the club's file (its bytes there, its current hands), kept with its
     summary under the same stamp: the file is cut into parts by these without writing out every
-    match to measure it. Summaries made before have none, and are made again on their next read.
+    match to measure it. Measured when the file is asked for (none after a summary is made again).
     A club opened from part 1 of a file in parts keeps which file (``file_from``, the id its parts
     carry), the part it takes next and how many matches its parts brought, so the others go in
     in order, each once, whatever else the club records meanwhile."""
