@@ -507,3 +507,23 @@ def test_a_matchs_size_in_the_file_is_measured_when_the_file_is_asked_for_not_at
     with db.atomic():
         [part] = clubs._ClubFileWriter(db, club).parts()  # measured in place, not taken from the stale row
     assert part.size == len(dumps(clubs.export_club(db, club)).encode()) > len(whole.encode())
+
+
+def test_a_club_file_is_judged_once_and_not_inside_the_write(db: sqlite_utils.Database,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each hand of a club file was judged three times: to refuse the file, then twice inside the write
+    (its stored result and the match's summary), holding the other writers meanwhile."""
+    club_file = clubs.parse_club({"name": "Circolo", "players": ["Anna", "Bruno", "Carla"],
+                                  "matches": [match_file(4), match_file(2)]})
+    judged: list[str] = []
+    for module in (clubs, store):
+        def counted(hand: Any, real: Any = module.score_hand, where: str = module.__name__) -> Any:
+            judged.append(where)
+            return real(hand)
+        monkeypatch.setattr(module, "score_hand", counted)
+    assert [len(r) for r in club_file.results] == [4, 2] and len(judged) == 6  # as the pages refuse or take it
+    club = clubs.import_club(db, club_file)
+    assert len(judged) == 6
+    [summary, other] = clubs.summaries(db, club.id)
+    assert len(summary.hands) + len(other.hands) == 6
+    assert db.execute("SELECT COUNT(*) FROM hand_results WHERE engine = ?", [store.engine_version()]).fetchone()[0] == 6

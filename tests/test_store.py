@@ -426,3 +426,22 @@ def test_a_write_behind_a_long_write_of_its_own_process_gives_up_in_time(
     assert store.count_hands(db, match.id) == 0
     store.add_hand(db, match.id, {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 30, "Carla": 18}})  # then it goes
     assert store.count_hands(db, match.id) == 1
+
+
+def test_a_match_judged_before_its_write_is_not_judged_again_in_it(db: sqlite_utils.Database,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """An imported file's hands were judged to refuse it, then again inside the write for their results."""
+    from scorer.engine.scoring import score_hand
+
+    record = parse_match(match_file(5))
+    results = [score_hand(hand) for hand in record.hands]
+    judged = store.create_match(db, record)
+    monkeypatch.setattr(store, "score_hand", lambda hand: pytest.fail("judged again inside the write"))
+    given = store.create_match(db, record, results)
+
+    def stored(row: store.MatchRow) -> list[tuple[str, str]]:
+        return [tuple(r) for r in db.execute(
+            "SELECT r.summary, r.totals FROM hand_results r JOIN hands h ON h.id = r.hand_id WHERE h.match_id = ? "
+            "ORDER BY h.position", [row.id]).fetchall()]
+
+    assert stored(given) == stored(judged) and len(stored(given)) == 5

@@ -22,8 +22,9 @@ import hashlib
 import hmac
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import sqlite_utils
@@ -41,7 +42,7 @@ from ..engine.limits import (
 from ..engine.messages import N_
 from ..engine.records import MatchRecord, dumps, match_to_dict, parse_match, player_name
 from ..engine.rulesets import find_ruleset
-from ..engine.scoring import score_hand
+from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import standings
 from . import store
 from .db import token_key
@@ -522,36 +523,38 @@ def match_date(settings: dict[str, Any], created_at: str) -> str:
     return created_at[:10]
 
 
-def refresh_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecord | None = None) -> MatchSummary:
+def refresh_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecord | None = None,
+                    results: Sequence[HandResult] | None = None) -> MatchSummary:
     """Judge a match's hands once and store its summary (the ONE place summaries are made).
 
     Call it after any change to the match's hands, or leave it to :func:`summaries`,
     which calls it for a match whose stamp has changed. ``record``: the match as just stored, by a
-    caller that has it (a club file's match): not read and parsed back (half of a club file's import).
-    What the match takes in the club's file is measured again when the file is next asked for
-    (:func:`_measure`): written out with indentation it costs six times the summary's own JSON.
+    caller that has it (a club file's match): not read and parsed back (half of a club file's import);
+    ``results``: its hands as the caller judged them, before the write. What the match takes in the
+    club's file is measured again when the file is next asked for (:func:`_measure`): written out with
+    indentation it costs six times the summary's own JSON.
     """
     with store.writing(db):
         # the write lock first (db.py): pages reading a stale summary at once queue here instead of
         # failing with "database is locked" when their read transaction cannot become a write
         db.execute("UPDATE matches SET updated_at = updated_at WHERE id = ?", [match_id])
-        stamp, summary = make_summary(db, match_id, record)
+        stamp, summary = make_summary(db, match_id, record, results)
         db.execute("INSERT OR REPLACE INTO match_summaries (match_id, stamp, summary) VALUES (?, ?, ?)",
                    [match_id, stamp, json.dumps(summary.to_dict(), separators=(",", ":"))])
     return summary
 
 
-def make_summary(db: sqlite_utils.Database, match_id: int,
-                 record: MatchRecord | None = None) -> tuple[str, MatchSummary]:
+def make_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecord | None = None,
+                 results: Sequence[HandResult] | None = None) -> tuple[str, MatchSummary]:
     """A match's summary and its stamp, judged from its hands (read only: :func:`refresh_summary` stores it);
-    from ``record`` when the caller has the match as it stored it."""
+    from ``record`` (and ``results``, its hands judged) when the caller has the match as it stored it."""
     with db.atomic():  # one snapshot of the match and its hands
         row = store.get_match(db, match_id)
         count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
                                      [match_id]).fetchone()
         if record is None:
             record = store.match_record(db, row, store.list_hands(db, match_id))
-    table = standings(record, [score_hand(h) for h in record.hands])
+    table = standings(record, list(results) if results is not None else [score_hand(h) for h in record.hands])
     return _stamp(row.updated_at, count, versions), summarise(match_id, match_date(row.settings, row.created_at),
                                                               table)
 
@@ -802,6 +805,12 @@ class ClubFile:
     part: PartMark | None = None
     """Which part of a club's file this is, for a club written in parts (None: a whole club's file)."""
 
+    @cached_property
+    def results(self) -> list[list[HandResult]]:
+        """Each match's hands judged, once: to refuse a file with errors, then to store it (not again
+        inside the write)."""
+        return [[score_hand(hand) for hand in match.hands] for match, _seated in self.matches]
+
 
 @dataclass(frozen=True)
 class PartMark:
@@ -944,8 +953,8 @@ def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
         for name, start, end in club_file.seasons:
             add_season(db, club.id, name, start, end)
         names = RosterNames(db, club.id)
-        for match, seated in club_file.matches:
-            add_record(db, club.id, match, seated, names)
+        for (match, seated), results in zip(club_file.matches, club_file.results, strict=True):
+            add_record(db, club.id, match, seated, names, results)
         for entry in club_file.history:
             details = {k: v for k, v in entry.items() if k not in ("at", "event")}
             event(db, club.id, entry["event"], details, entry["at"])
@@ -956,17 +965,17 @@ def import_club(db: sqlite_utils.Database, club_file: ClubFile) -> ClubRow:
 
 
 def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seated: list[str],
-               names: RosterNames | None = None) -> store.MatchRow:
+               names: RosterNames | None = None, results: Sequence[HandResult] | None = None) -> store.MatchRow:
     """Store a match in the club, each seat played by the roster player named (new names join); ``names``:
-    the roster as read for a run of matches (a club file's)."""
+    the roster as read for a run of matches (a club file's); ``results``: its hands judged before the write."""
     with store.writing(db):
         names = names or RosterNames(db, club_id)
         ids = [names.player_for(name).id for name in seated]
         if len(set(ids)) != len(ids):
             raise ClubError("seats")
-        row = store.create_match(db, match)
+        row = store.create_match(db, match, results)
         attach_match(db, club_id, row.id, ids)
-        refresh_summary(db, row.id, match)
+        refresh_summary(db, row.id, match, results)
     return row
 
 
@@ -998,8 +1007,8 @@ def add_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -> t
             raise ReadError.of("limit.club_matches", "matches", count=count + len(club_file.matches),
                                limit=MAX_CLUB_MATCHES)
         names = RosterNames(db, club.id)
-        for match, seated in club_file.matches:
-            add_record(db, club.id, match, seated, names)
+        for (match, seated), results in zip(club_file.matches, club_file.results, strict=True):
+            add_record(db, club.id, match, seated, names, results)
         db.execute("UPDATE clubs SET file_next = ?, file_matches = ? WHERE id = ?",
                    [mark.number + 1, brought + len(club_file.matches), club.id])
         return len(club_file.matches), count + len(club_file.matches)

@@ -29,7 +29,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -224,8 +224,10 @@ def new_token() -> str:
 # --- matches ---------------------------------------------------------------------
 
 
-def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
-    """Store a new match (and any hands it already has) under fresh tokens."""
+def create_match(db: sqlite_utils.Database, match: MatchRecord,
+                 results: Sequence[HandResult] | None = None) -> MatchRow:
+    """Store a new match (and any hands it already has) under fresh tokens; ``results``: its hands as the
+    caller judged them before the write (a file is judged to be refused or taken), not judged again in it."""
     data = match_to_dict(match)
     hands = data.pop("hands")
     stamp = now()
@@ -242,7 +244,8 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord) -> MatchRow:
         for position, hand in enumerate(hands, start=1):
             _insert_hand(db, int(match_id), position, hand, stamp)
         if hands:
-            _rebuild(db, int(match_id), data, dict(zip(range(len(hands)), match.hands, strict=True)))
+            _rebuild(db, int(match_id), data, dict(zip(range(len(hands)), match.hands, strict=True)),
+                     scored=dict(enumerate(results)) if results is not None else None)
     return get_match(db, int(match_id))
 
 
@@ -619,10 +622,12 @@ def _running_after(db: sqlite_utils.Database, hand_id: int, number: int) -> Runn
 
 
 def _rebuild(db: sqlite_utils.Database, match_id: int, settings: dict[str, Any],
-             judged: dict[int, HandRecord] | None = None, *, from_position: int | None = None) -> None:
+             judged: dict[int, HandRecord] | None = None, *, from_position: int | None = None,
+             scored: dict[int, HandResult] | None = None) -> None:
     """Make the results of the match's current hands again, in playing order (inside the caller's
     transaction): a hand's own result when it is missing, stale or of another version (``judged``
-    gives records already read, by index), the running totals from ``from_position`` on (all if None)."""
+    gives records already read, ``scored`` their results, by index), the running totals from
+    ``from_position`` on (all if None)."""
     match = _settings_record(json.dumps(settings, sort_keys=True))
     rows = db.execute(
         "SELECT h.id, h.position, h.version, h.record, r.engine, r.version, r.summary, r.totals, r.counted, "
@@ -637,6 +642,8 @@ def _rebuild(db: sqlite_utils.Database, match_id: int, settings: dict[str, Any],
             continue
         if fresh:
             summary = json.loads(summary_json)
+        elif scored is not None and index in scored:
+            summary = _summary(scored[index])
         else:
             read = (judged or {}).get(index)
             try:

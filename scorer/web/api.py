@@ -42,14 +42,13 @@ def create_match() -> Any:
     except ScartoError as exc:
         problem = {"code": exc.code, "where": exc.where, "message": exc.message}
         return refuse(400, "bad_request", str(exc), problems=[problem])
-    problems = []
-    for number, hand in enumerate(match.hands, start=1):
-        result = score_hand(hand)
-        problems += [{"hand": number, **p.to_dict()} for p in result.errors]
+    results = [score_hand(hand) for hand in match.hands]  # judged once: to refuse the match, or to store it
+    problems = [{"hand": number, **p.to_dict()} for number, result in enumerate(results, start=1)
+                for p in result.errors]
     if problems:
         hands = sorted({p["hand"] for p in problems})
         message = ("A hand with errors cannot be scored, so the match was not created; see hand "
                    + ", ".join(str(n) for n in hands) + ".")
         return refuse(400, "bad_request", message, problems=problems)
-    row = store.create_match(get_db(), match)
+    row = store.create_match(get_db(), match, results)
     return created("matches.match_page", row.edit_token, row.view_token)

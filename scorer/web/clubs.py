@@ -324,16 +324,10 @@ def _uploaded_club_file(form: ImportClubForm) -> club_store.ClubFile:
 
 def _file_errors(club_file: club_store.ClubFile) -> list[str]:
     """The hands with errors in a club file: such a file is refused whole, as a match file is."""
-    from ..engine.scoring import score_hand
     from .labels import problem_text
 
-    lines = []
-    for m, (match, _seated) in enumerate(club_file.matches):
-        for h, hand in enumerate(match.hands):
-            for problem in score_hand(hand).problems:
-                if problem.severity == "error":
-                    lines.append(f"matches[{m}].hands[{h}]: {problem_text(problem)}")
-    return lines
+    return [f"matches[{m}].hands[{h}]: {problem_text(problem)}" for m, results in enumerate(club_file.results)
+            for h, result in enumerate(results) for problem in result.errors]
 
 
 @bp.get("/c/<token>/")
@@ -447,10 +441,11 @@ def add_match(token: str) -> Any:
             upload = form.file.data
             if isinstance(upload, FileStorage) and upload.filename:
                 record = parse_match(loads(upload.read(), "file"))
-                errors = _file_errors(club_store.ClubFile("", {}, [], [], [(record, [])], []))
+                one = club_store.ClubFile("", {}, [], [], [(record, [])], [])
+                errors = _file_errors(one)
                 if errors:
                     raise ScartoError("; ".join(e.replace("matches[0].", "") for e in errors))
-                row = store.create_match(db, record)
+                row = store.create_match(db, record, one.results[0])
                 return redirect(url_for("clubs.add_match", token=token, match=row.edit_token))
             found = MATCH_LINK.search(form.link.data or "")
             link_token = found.group(1) if found else (form.link.data or "").strip()

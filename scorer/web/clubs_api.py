@@ -15,8 +15,8 @@ from flask import Blueprint
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_HANDS
-from ..engine.records import MatchRecord, hand_to_dict, parse_hand, parse_match
-from ..engine.scoring import score_hand
+from ..engine.records import hand_to_dict, parse_hand, parse_match
+from ..engine.scoring import HandResult, score_hand
 from ..storage import clubs as club_store
 from ..storage import store
 from .context import club_request, get_db
@@ -24,13 +24,10 @@ from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 
 bp = Blueprint("clubs_api", __name__)
 
-def _hand_errors(match: MatchRecord, prefix: str = "") -> list[dict[str, Any]]:
-    problems = []
-    for number, hand in enumerate(match.hands, start=1):
-        for p in score_hand(hand).problems:
-            if p.severity == "error":
-                problems.append({"hand": number, **({"where": prefix} if prefix else {}), **p.to_dict()})
-    return problems
+def _hand_errors(results: list[HandResult], prefix: str = "") -> list[dict[str, Any]]:
+    """The errors of a match's hands as the API lists them (each hand numbered from 1)."""
+    return [{"hand": number, **({"where": prefix} if prefix else {}), **p.to_dict()}
+            for number, result in enumerate(results, start=1) for p in result.errors]
 
 
 def _club_file(value: Any, outcome: str) -> tuple[Any, Any]:
@@ -40,8 +37,7 @@ def _club_file(value: Any, outcome: str) -> tuple[Any, Any]:
         club_file = club_store.parse_club(value)
     except ScartoError as exc:
         return None, read_refusal(exc)
-    problems = [p for i, (match, _seated) in enumerate(club_file.matches)
-                for p in _hand_errors(match, f"matches[{i}]")]
+    problems = [p for i, results in enumerate(club_file.results) for p in _hand_errors(results, f"matches[{i}]")]
     if problems:
         return None, refuse(400, "bad_request", f"A hand with errors cannot be scored, so {outcome}.",
                             problems=problems)
@@ -74,12 +70,13 @@ def club_match(token: str) -> Any:
         match = parse_match(value)
     except ScartoError as exc:
         return read_refusal(exc)
-    problems = _hand_errors(match)
+    results = [score_hand(hand) for hand in match.hands]
+    problems = _hand_errors(results)
     if problems:
         return refuse(400, "bad_request", "A hand with errors cannot be scored, so the match was not stored.",
                       problems=problems)
     try:
-        row = club_store.add_record(get_db(), club.id, match, list(match.players))
+        row = club_store.add_record(get_db(), club.id, match, list(match.players), results=results)
     except ScartoError as exc:
         return read_refusal(exc)
     except club_store.ClubError:

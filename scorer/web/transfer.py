@@ -18,7 +18,7 @@ from ..engine.errors import ScartoError
 from ..engine.limits import MAX_HANDS
 from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
 from ..engine.rulesets import find_ruleset
-from ..engine.scoring import score_hand
+from ..engine.scoring import HandResult, score_hand
 from ..storage import store
 from .context import audit_url, get_db, load_match, remember
 from .forms import Form
@@ -44,13 +44,10 @@ def _read(form: ImportForm) -> Any:
     return loads(text.encode(), "text")
 
 
-def _hand_errors(hands: list[Any]) -> list[str]:
+def _hand_errors(results: list[HandResult]) -> list[str]:
     """Every error of every hand, numbered, for a file that must be refused."""
-    lines = []
-    for number, hand in enumerate(hands, start=1):
-        for problem in score_hand(hand).errors:
-            lines.append(_("Hand %(n)s: %(message)s", n=number, message=problem_text(problem)))
-    return lines
+    return [_("Hand %(n)s: %(message)s", n=number, message=problem_text(problem))
+            for number, result in enumerate(results, start=1) for problem in result.errors]
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -72,9 +69,10 @@ def import_file() -> Any:
         except ScartoError as exc:
             errors.append(read_error_text(exc))
         else:
-            errors = _hand_errors(list(match.hands))
+            results = [score_hand(hand) for hand in match.hands]  # judged once: to refuse the file, or to store it
+            errors = _hand_errors(results)
             if not errors:
-                row = store.create_match(get_db(), match)
+                row = store.create_match(get_db(), match, results)
                 return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
     elif request.method == "POST":
         errors = [str(e) for field in form.errors.values() for e in field]
