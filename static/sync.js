@@ -7,7 +7,7 @@
   "use strict";
   var script = document.currentScript || document.querySelector("script[data-sync]");
   var T = JSON.parse(script.dataset.texts), base = location.pathname.replace(/[^/]*$/, "");
-  var stateUrl = base + "state.json", etag = null, timer = null, every = 3000, busy = false;
+  var stateUrl = base + "state.json", etag = null, timer = null, every = 3000, told = 3000, busy = false;
   var main = document.querySelector("main"), sw = navigator.serviceWorker;
   var KEEP = { "offline-mark": 0, "waiting": 1, "install": 1 };
 
@@ -28,13 +28,14 @@
       // the server answered: entries still waiting are sent (the `online` event's try may have come
       // before the connection really worked, and it is not made again)
       if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
-      if (res.status === 304) return null;
+      if (res.status === 304) { every = told; return null; }  // an answer: back to the server's pace
       if (!res.ok) return null;
       var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
       etag = res.headers.get("ETag");
       warm();  // the match changed (or this is the first look): the kept entry forms follow it
       return res.json().then(function (d) {
-        if (d.poll) every = Math.max(1, +d.poll) * 1000;
+        if (d.poll) told = Math.max(1, +d.poll) * 1000;  // the server says how often (POLL_SECONDS)
+        every = told;
         if (!first || offline) return refresh();
         return null;
       });
@@ -179,7 +180,7 @@
     ask({ type: "warm", urls: urls, match: location.origin + base, state: etag + " " + document.documentElement.lang });
   }
 
-  window.addEventListener("online", function () { every = 3000; ask({ type: "flush" }).then(update); poll(); });
+  window.addEventListener("online", function () { every = told; ask({ type: "flush" }).then(update); poll(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
   if (sw) {
     sw.addEventListener("message", function (event) { if (event.data && event.data.type === "queue") update(); });

@@ -427,6 +427,48 @@ def test_watching_phones_show_a_new_hand_without_a_reload(page: Any, phone: Call
         expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals", timeout=UPDATE_SECONDS * 1000)
 
 
+def test_after_a_failed_ask_the_first_answer_brings_the_pace_back(browser: Any, browser_context_args: dict[str, Any],
+                                                                  live_server: str) -> None:
+    """A poll that fails (the server restarting, a lost connection) makes the page wait twice as long
+    before the next; the next answer, a 304 as much as a 200, brings the server's pace back. A 304
+    used to keep the long wait until the match changed (sync.js)."""
+    context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
+    page = context.new_page()
+    match_url, _view = new_match_links(page, live_server)
+    asks: list[str] = []
+    failing = [0]
+
+    def answer(route: Any) -> None:
+        if failing[0]:
+            failing[0] -= 1
+            asks.append("failed")
+            route.abort()
+        else:
+            asks.append("answered")
+            route.continue_()
+
+    page.clock.install()  # the page's timers move only when the test moves them
+    page.route("**/state.json", answer)
+    page.goto(match_url)
+
+    def after(ms: int, expected: list[str]) -> None:
+        page.clock.run_for(ms)
+        until(page, "true", seconds=0)  # the page's own work in between (the fetch's answer, its timer)
+        deadline = time.monotonic() + 5
+        while asks != expected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert asks == expected
+        time.sleep(0.3)  # the answer handled and the next ask's timer set, in real time
+
+    after(0, ["answered"])  # the first look
+    failing[0] = 1
+    after(3000, ["answered", "failed"])  # every 3 s; a failure doubles the wait
+    after(3000, ["answered", "failed"])  # so not 3 s later
+    after(3000, ["answered", "failed", "answered"])  # but 6 s later: the server answers (304)
+    after(3000, ["answered", "failed", "answered", "answered"])  # and the pace is 3 s again
+    context.close()
+
+
 def test_chromium_finds_the_app_installable(live_server: str, playwright: Any, tmp_path: Path) -> None:
     """The DevTools protocol's installability check, in a profile that is not incognito."""
     context = playwright.chromium.launch_persistent_context(
