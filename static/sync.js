@@ -19,7 +19,7 @@
     return e;
   }
 
-  // --- the page, up to date ---------------------------------------------------------
+  // --- the page, up to date
   function poll() {
     clearTimeout(timer);
     if (document.hidden) return;
@@ -28,13 +28,13 @@
       // the server answered: entries still waiting are sent (the `online` event's try may have come
       // before the connection really worked, and it is not made again)
       if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
-      if (res.status === 304) { every = told; return null; }  // an answer: back to the server's pace
+      if (res.status === 304) { every = told; return null; }
       if (!res.ok) return null;
       var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
       etag = res.headers.get("ETag");
       warm();  // the match changed (or this is the first look): the kept entry forms follow it
       return res.json().then(function (d) {
-        if (d.poll) told = Math.max(1, +d.poll) * 1000;  // the server says how often (POLL_SECONDS)
+        if (d.poll) told = Math.max(1, +d.poll) * 1000;
         every = told;
         if (!first || offline) return refresh();
         return null;
@@ -93,7 +93,7 @@
     });
   }
 
-  // --- the entries waiting on this phone ------------------------------------------------
+  // --- the entries waiting on this phone
   function ask(message) {
     return new Promise(function (resolve) {
       if (!sw || !sw.controller) { resolve(null); return; }
@@ -169,7 +169,7 @@
 
   function update() { listWaiting(); refresh(); }
 
-  // --- offline use: the entry forms kept, the queue sent when the connection returns -----
+  // --- offline use: the entry forms kept, the queue sent when the connection returns
   // The worker fetches them again only when the match's state tag (or the language) is not the one
   // it kept them at: a look at the match page costs no more requests than the page itself.
   function warm() {
@@ -188,7 +188,7 @@
     sw.addEventListener("controllerchange", function () { listWaiting(); warm(); });
   }
 
-  // --- the home screen: offered once, where the browser can ------------------------------
+  // --- the home screen: offered once, where the browser can
   window.addEventListener("beforeinstallprompt", function (event) {
     try { if (localStorage.getItem("scarto-install-offered")) return; } catch (e) { return; }
     event.preventDefault();
