@@ -1,8 +1,8 @@
-/* The match page keeps itself up to date: it asks /m/<token>/state.json every few seconds (a 304
-   when nothing changed) and, when another phone saved, changed or deleted a hand, fetches the page
-   again and puts its content in place, keeping the scroll, open sections and focus. It lists the
-   entries waiting on this phone (see /sw.js) and lets the player decide about those the server
-   refused. It keeps the entry forms for offline use, and offers once to add the app to the home screen. */
+/* The match (or night) page keeps itself up to date: it asks state.json every few seconds (304: no
+   change) and, after another phone's change, fetches the page again and puts its content in place,
+   keeping the scroll, open sections and focus. It lists the entries waiting on this phone (/sw.js),
+   lets the player decide about those refused, keeps the entry forms for offline use, and offers
+   once to add the app to the home screen. */
 (function () {
   "use strict";
   var script = document.currentScript || document.querySelector("script[data-sync]");
@@ -25,32 +25,34 @@
     if (document.hidden) return;
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(stateUrl, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (res) {
-      // the server answered: entries still waiting are sent (the `online` event's try may have come
-      // before the connection really worked, and it is not made again)
+      // the server answered: entries still waiting are sent (the `online` event's try may have failed)
       if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
       if (res.status === 304) { every = told; return null; }
       if (!res.ok) return null;
       var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
-      etag = res.headers.get("ETag");
-      warm();  // the match changed (or this is the first look): the kept entry forms follow it
+      var seen = res.headers.get("ETag");
       return res.json().then(function (d) {
         if (d.poll) told = Math.max(1, +d.poll) * 1000;
         every = told;
-        if (!first || offline) return refresh();
-        return null;
+        // the tag kept once the page shows it: a failed or skipped refresh is tried again
+        return (!first || offline ? refresh() : Promise.resolve(true)).then(function (shown) {
+          if (!shown) return;
+          etag = seen;
+          warm();  // the match changed (or this is the first look): the kept entry forms follow it
+        });
       });
     }).catch(function () { every = Math.min(every * 2, 15000); }).then(function () {
       timer = setTimeout(poll, every);
     });
   }
 
-  function refresh() {
-    if (busy) return null;
+  function refresh() {  // true once the page shows the server's
+    if (busy) return Promise.resolve(false);
     busy = true;
     return fetch(location.pathname, { credentials: "same-origin", headers: { "X-Scarto-Refresh": "1" } }).then(function (res) {
-      if (!res.ok || res.headers.get("X-Scarto-Offline")) return null;
-      return res.text().then(function (html) { replace(new DOMParser().parseFromString(html, "text/html")); });
-    }).catch(function () { return null; }).then(function () { busy = false; });
+      if (!res.ok || res.headers.get("X-Scarto-Offline")) return false;
+      return res.text().then(function (html) { replace(new DOMParser().parseFromString(html, "text/html")); return true; });
+    }).catch(function () { return false; }).then(function (shown) { busy = false; return shown; });
   }
 
   function replace(doc) {
@@ -60,7 +62,7 @@
     var open = {}, typed = {};
     Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { open[i] = d.open; });
     Array.prototype.forEach.call(main.querySelectorAll("input[id], textarea[id]"), function (f) {
-      // what the player was typing or ticking (the night's reason, say) survives the update
+      // what the player typed or ticked (the night's reason, say) survives the update
       if (f.type === "checkbox" || f.type === "radio") { if (f.checked !== f.defaultChecked) typed[f.id] = f.checked; }
       else if (f.type !== "hidden" && f.value !== f.defaultValue) typed[f.id] = f.value;
     });
@@ -170,8 +172,8 @@
   function update() { listWaiting(); refresh(); }
 
   // --- offline use: the entry forms kept, the queue sent when the connection returns
-  // The worker fetches them again only when the match's state tag (or the language) is not the one
-  // it kept them at: a look at the match page costs no more requests than the page itself.
+  // The worker fetches them again only when the match's state tag (or the language) changed:
+  // a look at the match page costs no more requests than the page itself.
   function warm() {
     var points = document.getElementById("record-points");
     if (!etag || !points || !sw || !sw.controller || document.documentElement.hasAttribute("data-offline-at")) return;
