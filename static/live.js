@@ -75,7 +75,7 @@
       ? state.tricks[state.tricks.length - 1].length : 0)) % n], problems: null };
   }
 
-  // --- the entry, kept on the phone -------------------------------------------------
+  // --- the entry, kept on the phone
   function fresh() {
     return { dealer: cfg.dealer, tricks: cfg.entry.map(function (t) { return t.slice(); }), count: cfg.count, version: cfg.version };
   }
@@ -107,7 +107,7 @@
   function cardsPlayed() { return state.tricks.reduce(function (k, t) { return k + t.length; }, 0); }
   function complete() { return cardsPlayed() === cfg.tricks_total * n; }
 
-  // --- talking to the server --------------------------------------------------------
+  // --- talking to the server
   function post(url, body) {
     return fetch(url, {
       method: "POST", credentials: "same-origin", body: JSON.stringify(body),
@@ -144,7 +144,7 @@
     check(typed);
   }
 
-  // --- what the player does ---------------------------------------------------------
+  // --- what the player does
   var lastTap = { time: -1e9, x: -1e3, y: -1e3 };
   grid.addEventListener("click", function (event) {
     var b = event.target.closest("button[data-card]");
@@ -196,7 +196,8 @@
     saveBtn.disabled = anywayBtn.disabled = true;
     noteEl.textContent = T.saving;
     var body = { dealer: state.dealer, tricks: state.tricks, expected_count: state.count, version: state.version,
-                 save_anyway: !!anyway, notes: form.elements.notes.value };
+                 save_anyway: !!anyway, notes: form.elements.notes.value,
+                 entry_key: form.elements.entry_key ? form.elements.entry_key.value : "" };
     post(cfg.save, body).then(function (res) {
       var d = res.data;
       saving = false;
@@ -239,7 +240,7 @@
     box.scrollIntoView({ block: "start" });
   }
 
-  // --- what the page shows ----------------------------------------------------------
+  // --- what the page shows
   function current() { return answered === changes ? answer : null; }
 
   function render(keepText) {
