@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from scorer.storage import clubs as club_store
 from scorer.storage import nights as night_store
 from scorer.web import get_db
-from tests.webutil import submit
+from tests.webutil import csrf_token, submit
 
 NINE = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo", "Zeno"]
 
@@ -267,7 +267,7 @@ def test_the_director_creates_a_night_with_the_form_and_starts_rounds(app: Flask
     page = client.get(f"/c/{club}/").get_data(as_text=True)
     assert f"/c/{club}/nights/new" in page
     form = {"title": "Giovedì", "date": "2026-12-03", "player": [str(ids[n]) for n in NINE[:8]], "new": "Zora",
-            "rounds": "2", "hands": "", "preset": "classic", "seating": "mixed", "ranking": "total", "seed": "11"}
+            "rounds": "3", "hands": "", "preset": "classic", "seating": "mixed", "ranking": "total", "seed": "11"}
     response = submit(client, f"/c/{club}/nights/new", form)
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
     edit = response.headers["Location"].split("/n/")[1].strip("/")
@@ -279,9 +279,15 @@ def test_the_director_creates_a_night_with_the_form_and_starts_rounds(app: Flask
     refused = submit(client, f"/n/{edit}/next", {}, page_url=f"/n/{edit}/", follow=True)
     assert "Tables 1, 2, 3 have not finished the round" in refused.get_data(as_text=True)
     assert len(night(client, edit)["rounds"]) == 1
-    forced = submit(client, f"/n/{edit}/next", {"force": "y", "reason": "time"}, page_url=f"/n/{edit}/", follow=True)
+    offered = client.get(f"/n/{edit}/").get_data(as_text=True)
+    assert 'name="round" type="hidden" value="2"' in offered
+    tap = {"csrf_token": csrf_token(offered), "force": "y", "reason": "time", "round": "2"}
+    forced = client.post(f"/n/{edit}/next", data=tap, follow_redirects=True)
     assert "Round 2 is seated." in forced.get_data(as_text=True)
     assert len(night(client, edit)["rounds"]) == 2
+    again = client.post(f"/n/{edit}/next", data=tap, follow_redirects=True)  # a second tap, or a second phone
+    assert "Round 2 is at the tables already" in again.get_data(as_text=True)
+    assert len(night(client, edit)["rounds"]) == 2  # not a third round
     bad = submit(client, f"/c/{club}/nights/new?lang=en", {**form, "player": [str(ids["Anna"]), str(ids["Bruno"])],
                                                            "new": "anna"})
     problem = re.findall(r'class="problem"[^>]*>([^<]*)', bad.get_data(as_text=True))

@@ -68,6 +68,14 @@ class NightOver(NightError):
     """Every planned round has been seated."""
 
 
+class AlreadyStarted(NightError):
+    """The round the director meant to start is seated already (a second tap, another phone): ``current``."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__("already started")
+        self.current = current
+
+
 @dataclass(frozen=True)
 class NightSpec:
     """A ``scarto-night/1`` value read and checked."""
@@ -363,14 +371,18 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
 
 
 def start_round(db: sqlite_utils.Database, night_id: int, *, force: bool = False, reason: str = "",
-                title_for: TitleFor = default_title) -> int:
+                title_for: TitleFor = default_title, expected: int | None = None) -> int:
     """Seat the next round: NotDone while a table of the current round plays (unless forced),
-    NightOver after the last. A forced start is kept with its reason in the night and the club's history."""
+    NightOver after the last, AlreadyStarted when it is not round ``expected`` (the one the director's
+    page offered: a second tap must not seat one more). A forced start is kept with its reason in the
+    night and the club's history."""
     with store.writing(db):
         db.execute("UPDATE nights SET updated_at = updated_at WHERE id = ?", [night_id])  # the write lock first
         night = get_night(db, night_id)
         club = club_store.get_club(db, night.club_id)
         state = night_state(db, night)
+        if expected is not None and expected != state.current + 1:
+            raise AlreadyStarted(state.current)
         if not state.can_start:
             raise NightOver("over")
         open_tables = [t.table.number for t in state.current_tables if not t.done]

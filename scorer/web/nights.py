@@ -24,7 +24,16 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import force_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, DateField, IntegerField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    DateField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..engine.errors import ScartoError
@@ -105,6 +114,7 @@ class NightForm(Form):
 class NextForm(Form):
     force = BooleanField(_l("Start it anyway: some tables have not finished"))
     reason = StringField(_l("Why (kept in the night's history)"), validators=[Optional(), Length(max=200)])
+    round = HiddenField()  # the round the page offered to start
 
 
 # --- creating a night ----------------------------------------------------------------
@@ -235,10 +245,15 @@ def next_round(token: str) -> Any:
         flash(_("The reason may be at most 200 characters long."), "error")
         return redirect(url_for("nights.night_page", token=token))
     club = club_store.get_club(get_db(), night.club_id)
+    offered = (form.round.data or "").strip()
     try:
         number = night_store.start_round(get_db(), night.id, force=bool(form.force.data),
                                          reason=(form.reason.data or "").strip(),
-                                         title_for=title_for(_club_language(club)))
+                                         title_for=title_for(_club_language(club)),
+                                         expected=int(offered) if offered.isdecimal() and len(offered) < 4 else None)
+    except night_store.AlreadyStarted as exc:
+        flash(_("Round %(n)s is at the tables already (started by a second tap or another phone): nothing more "
+                "was started.", n=exc.current), "error")
     except night_store.NotDone as exc:
         flash(_("Tables %(tables)s have not finished the round. Wait for them, or tick \"Start it anyway\" "
                 "and say why.", tables=", ".join(str(t) for t in exc.tables)), "error")
