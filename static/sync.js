@@ -25,10 +25,10 @@
     if (document.hidden) return;
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(stateUrl, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (res) {
-      // the server answered: entries still waiting are sent (the `online` event's try may have failed)
+      // an answer: entries still waiting are sent (the `online` event's try may have failed)
       if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
       if (res.status === 304) { every = told; return null; }
-      if (!res.ok) return null;
+      if (!res.ok) { every = Math.min(every * 2, 15000); return null; }
       var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
       var seen = res.headers.get("ETag");
       return res.json().then(function (d) {
@@ -38,7 +38,7 @@
         return (!first || offline ? refresh() : Promise.resolve(true)).then(function (shown) {
           if (!shown) return;
           etag = seen;
-          warm();  // the match changed (or this is the first look): the kept entry forms follow it
+          warm();  // a change (or the first look): the kept entry forms follow it
         });
       });
     }).catch(function () { every = Math.min(every * 2, 15000); }).then(function () {
@@ -84,7 +84,7 @@
     main.dispatchEvent(new CustomEvent("scarto:updated", { bubbles: true }));
   }
 
-  function keyForms() {  // forms brought in by an update get their keys too (offline.js ran before)
+  function keyForms() {  // forms an update brought get their keys too (offline.js ran before)
     Array.prototype.forEach.call(main.querySelectorAll("form[method=post][action*='/hands/']"), function (form) {
       if (form.elements.entry_key) return;
       var field = el("input");
@@ -172,8 +172,7 @@
   function update() { listWaiting(); refresh(); }
 
   // --- offline use: the entry forms kept, the queue sent when the connection returns
-  // The worker fetches them again only when the match's state tag (or the language) changed:
-  // a look at the match page costs no more requests than the page itself.
+  // The worker fetches them again only when the state tag (or the language) changed.
   function warm() {
     var points = document.getElementById("record-points");
     if (!etag || !points || !sw || !sw.controller || document.documentElement.hasAttribute("data-offline-at")) return;

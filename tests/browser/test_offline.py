@@ -427,46 +427,69 @@ def test_watching_phones_show_a_new_hand_without_a_reload(page: Any, phone: Call
         expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals", timeout=UPDATE_SECONDS * 1000)
 
 
+@pytest.mark.parametrize("failure", ["lost", "busy"])
 def test_after_a_failed_ask_the_first_answer_brings_the_pace_back(browser: Any, browser_context_args: dict[str, Any],
-                                                                  live_server: str) -> None:
-    """A poll that fails (the server restarting, a lost connection) makes the page wait twice as long
+                                                                  live_server: str, failure: str) -> None:
+    """A poll that fails (a lost connection; a busy server's 503) makes the page wait twice as long
     before the next; the next answer, a 304 as much as a 200, brings the server's pace back. A 304
-    used to keep the long wait until the match changed (sync.js)."""
+    used to keep the long wait until the match changed, and a 503 was asked again at the full pace
+    (sync.js)."""
     context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
-    page = context.new_page()
+    try:
+        watch_paced(context.new_page(), live_server, failure)
+    finally:
+        context.close()
+
+
+START = 1_800_000_000_000
+"""The watching page's clock at the start (ms), in the tests that move it themselves."""
+
+
+def watch_paced(page: Any, live_server: str, failure: str) -> None:
+    """The asks of a watching page, on a clock moved by the test: one ask fails, then the pace."""
     match_url, _view = new_match_links(page, live_server)
     asks: list[str] = []
     failing = [0]
 
-    def answer(route: Any) -> None:
+    def answer(route: Any) -> None:  # counted once the answer is handed to the page
         if failing[0]:
             failing[0] -= 1
+            if failure == "lost":
+                route.abort()
+            else:
+                route.fulfill(status=503, headers={"Retry-After": "5"}, body="busy")
             asks.append("failed")
-            route.abort()
         else:
+            route.fulfill(response=route.fetch())
             asks.append("answered")
-            route.continue_()
 
-    page.clock.install()  # the page's timers move only when the test moves them
+    page.clock.install(time=START)
+    page.clock.pause_at(START + 1000)  # the page's timers move only when the test moves them
     page.route("**/state.json", answer)
     page.goto(match_url)
 
-    def after(ms: int, expected: list[str]) -> None:
-        page.clock.run_for(ms)
-        until(page, "true", seconds=0)  # the page's own work in between (the fetch's answer, its timer)
-        deadline = time.monotonic() + 5
-        while asks != expected and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert asks == expected
-        time.sleep(0.3)  # the answer handled and the next ask's timer set, in real time
+    def waited(until_asks: int, *, at_most: int = 20_000) -> int:
+        """The page's time (ms) until it has asked ``until_asks`` times, moved on half a second at a time
+        (each step given time to settle: the page's answers come in real time)."""
+        elapsed = 0
+        while len(asks) < until_asks and elapsed < at_most:
+            page.clock.run_for(500)
+            elapsed += 500
+            deadline = time.monotonic() + 0.2
+            while len(asks) < until_asks and time.monotonic() < deadline:
+                page.wait_for_timeout(20)  # in real time, and Playwright hands over the routes meanwhile
+        return elapsed
 
-    after(0, ["answered"])  # the first look
+    page.clock.run_for(0)
+    deadline = time.monotonic() + 10
+    while not asks and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert asks == ["answered"]  # the first look, at once
+    page.wait_for_timeout(300)
     failing[0] = 1
-    after(3000, ["answered", "failed"])  # every 3 s; a failure doubles the wait
-    after(3000, ["answered", "failed"])  # so not 3 s later
-    after(3000, ["answered", "failed", "answered"])  # but 6 s later: the server answers (304)
-    after(3000, ["answered", "failed", "answered", "answered"])  # and the pace is 3 s again
-    context.close()
+    assert waited(2) <= 3500 and asks == ["answered", "failed"]  # every 3 s
+    assert 5500 <= waited(3) <= 7000 and asks[-1] == "answered"  # a failure doubles the wait; a 304 then
+    assert waited(4) <= 3500  # and the pace is 3 s again
 
 
 def test_a_refresh_that_failed_is_made_again_at_the_next_ask(browser: Any, browser_context_args: dict[str, Any],
