@@ -28,7 +28,7 @@
       // an answer: entries still waiting are sent (the `online` event's try may have failed)
       if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
       if (res.status === 304) { every = told; return null; }
-      if (!res.ok) { every = Math.min(every * 2, 15000); return null; }
+      if (!res.ok) throw res;  // refused (a busy server): slower, as when it cannot be reached
       var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
       var seen = res.headers.get("ETag");
       return res.json().then(function (d) {

@@ -304,20 +304,30 @@ def test_a_live_card_that_breaks_the_record_is_flagged_and_undone(page: Any, liv
                       next_hand=2, next_dealer="Carla", totals=("-5", "4", "1"))
 
 
-def test_a_valid_hand_typed_in_the_live_box_is_saved_with_the_plain_save(page: Any, live_server: str) -> None:
-    """Online, a hand with nothing to decide on is saved with Save (not "save anyway"), as entered."""
-    tricks = tricks_as_played("classic-valid-1")
-    match_url = new_match(page, live_server, first_dealer=fixture("classic-valid-1")["dealer"])
+def type_live_hand(page: Any, match_url: str, tricks: list[Any]) -> None:
+    """The live entry page with a whole hand typed into its text box, every trick played."""
     page.goto(match_url + "hands/new/live", wait_until="networkidle")
     page.locator("#as-text summary").click()
     page.fill("#tricks-text", "\n".join(" ".join(t["cards"]) for t in tricks))
     page.locator("#tricks-text").blur()
     expect(page.locator("#whose-turn")).to_have_text("All 25 tricks played.")
-    expect(page.locator("#save-anyway")).to_be_hidden()
-    page.locator("#save").click()
+
+
+def expect_first_valid_hand_saved(page: Any) -> None:
+    """The match page after classic-valid-1 was saved as hand 1."""
     expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
                       next_dealer=PLAYERS[(PLAYERS.index(fixture("classic-valid-1")["dealer"]) + 1) % 3],
                       totals=("-11", "1", "10"))
+
+
+def test_a_valid_hand_typed_in_the_live_box_is_saved_with_the_plain_save(page: Any, live_server: str) -> None:
+    """Online, a hand with nothing to decide on is saved with Save (not "save anyway"), as entered."""
+    tricks = tricks_as_played("classic-valid-1")
+    match_url = new_match(page, live_server, first_dealer=fixture("classic-valid-1")["dealer"])
+    type_live_hand(page, match_url, tricks)
+    expect(page.locator("#save-anyway")).to_be_hidden()
+    page.locator("#save").click()
+    expect_first_valid_hand_saved(page)
     assert [t["cards"] for t in stored_hands(page, match_url)[0]["tricks"]] == [t["cards"] for t in tricks]
 
 
@@ -329,33 +339,29 @@ def test_a_live_save_whose_answer_was_lost_is_stored_once_when_saved_again(brows
     hand as the next one. No service worker here (served over plain HTTP on a club's network, a phone
     has none), and page.route sees every request."""
     context = browser.new_context(**browser_context_args, service_workers="block")
-    page = context.new_page()
-    tricks = tricks_as_played("classic-valid-1")
-    match_url = new_match(page, live_server, first_dealer=fixture("classic-valid-1")["dealer"])
-    lost: list[int] = []
+    try:
+        page = context.new_page()
+        tricks = tricks_as_played("classic-valid-1")
+        match_url = new_match(page, live_server, first_dealer=fixture("classic-valid-1")["dealer"])
+        lost: list[int] = []
 
-    def lose_the_first_answer(route: Any) -> None:
-        if route.request.method == "POST" and not lost:
-            lost.append(route.fetch().status)  # the server stores the hand; its answer never arrives
-            route.abort()
-        else:
-            route.continue_()
+        def lose_the_first_answer(route: Any) -> None:
+            if route.request.method == "POST" and not lost:
+                lost.append(route.fetch().status)  # the server stores the hand; its answer never arrives
+                route.abort()
+            else:
+                route.continue_()
 
-    page.route(match_url + "hands/new/live", lose_the_first_answer)
-    page.goto(match_url + "hands/new/live", wait_until="networkidle")
-    page.locator("#as-text summary").click()
-    page.fill("#tricks-text", "\n".join(" ".join(t["cards"]) for t in tricks))
-    page.locator("#tricks-text").blur()
-    expect(page.locator("#whose-turn")).to_have_text("All 25 tricks played.")
-    page.locator("#save").click()
-    expect(page.locator("#save")).to_be_enabled()  # "not saved": the phone heard nothing
-    assert lost == [200]
-    page.locator("#save").click()
-    expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
-                      next_dealer=PLAYERS[(PLAYERS.index(fixture("classic-valid-1")["dealer"]) + 1) % 3],
-                      totals=("-11", "1", "10"))
-    assert len(stored_hands(page, match_url)) == 1
-    context.close()
+        page.route(match_url + "hands/new/live", lose_the_first_answer)
+        type_live_hand(page, match_url, tricks)
+        page.locator("#save").click()
+        expect(page.locator("#save")).to_be_enabled()  # "not saved": the phone heard nothing
+        assert lost == [200]
+        page.locator("#save").click()
+        expect_first_valid_hand_saved(page)
+        assert len(stored_hands(page, match_url)) == 1
+    finally:
+        context.close()
 
 
 def test_the_filled_in_last_points_can_be_deleted_and_typed_over(page: Any, live_server: str, taps: Taps) -> None:

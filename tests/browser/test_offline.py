@@ -499,30 +499,32 @@ def test_a_refresh_that_failed_is_made_again_at_the_next_ask(browser: Any, brows
     standings, every later ask answered 304, until the match changed again."""
     match_url, _view = new_match_links(page, live_server)
     context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
-    watcher = context.new_page()
-    refreshes: list[str] = []
+    try:
+        watcher = context.new_page()
+        refreshes: list[str] = []
 
-    def answer(route: Any) -> None:
-        if route.request.headers.get("x-scarto-refresh") != "1":
-            route.continue_()
-        elif not refreshes:
-            refreshes.append("failed")
-            route.fulfill(status=503, body="busy")
-        else:
-            refreshes.append("answered")
-            route.continue_()
+        def answer(route: Any) -> None:
+            if route.request.headers.get("x-scarto-refresh") != "1":
+                route.continue_()
+            elif not refreshes:
+                refreshes.append("failed")
+                route.fulfill(status=503, body="busy")
+            else:
+                refreshes.append("answered")
+                route.continue_()
 
-    watcher.route(match_url, answer)
-    watcher.goto(match_url)
-    expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
-    page.goto(match_url + "hands/new/points")
-    page.locator("#points_0").fill("31")
-    page.locator("#points_1").fill("22")
-    page.locator("#save").click()
-    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
-    expect(watcher.locator(".next h2")).to_have_text("Hand 2 — Bruno deals", timeout=UPDATE_SECONDS * 1000 + 3000)
-    assert refreshes == ["failed", "answered"]
-    context.close()
+        watcher.route(match_url, answer)
+        watcher.goto(match_url)
+        expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+        page.goto(match_url + "hands/new/points")
+        page.locator("#points_0").fill("31")
+        page.locator("#points_1").fill("22")
+        page.locator("#save").click()
+        expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+        expect(watcher.locator(".next h2")).to_have_text("Hand 2 — Bruno deals", timeout=UPDATE_SECONDS * 1000 + 3000)
+        assert refreshes == ["failed", "answered"]
+    finally:
+        context.close()
 
 
 def test_chromium_finds_the_app_installable(live_server: str, playwright: Any, tmp_path: Path) -> None:
