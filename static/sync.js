@@ -6,8 +6,10 @@
 (function () {
   "use strict";
   var script = document.currentScript || document.querySelector("script[data-sync]");
-  var T = JSON.parse(script.dataset.texts), base = location.pathname.replace(/[^/]*$/, "");
-  var stateUrl = base + "state.json", etag = null, timer = null, every = 3000, told = 3000, busy = false;
+  // the page's address and tag: a copy shown offline for another page asks the right state.json
+  var T = JSON.parse(script.dataset.texts), base = script.dataset.sync || location.pathname.replace(/[^/]*$/, "");
+  var stateUrl = base + "state.json", etag = script.dataset.tag ? '"' + script.dataset.tag + '"' : null;
+  var timer = null, every = 3000, told = 3000, busy = false, away = base !== location.pathname;
   var main = document.querySelector("main"), sw = navigator.serviceWorker;
   var KEEP = { "offline-mark": 0, "waiting": 1, "install": 1 };
 
@@ -23,14 +25,14 @@
   function poll() {
     clearTimeout(timer);
     if (document.hidden) return;
-    var headers = etag ? { "If-None-Match": etag } : {};
+    var offline = document.documentElement.hasAttribute("data-offline-at");
+    var headers = etag && !offline ? { "If-None-Match": etag } : {};
     fetch(stateUrl, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (res) {
       // an answer: entries still waiting are sent (the `online` event's try may have failed)
       if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
       if (res.status === 304) { every = told; return null; }
       if (!res.ok) throw res;  // refused (a busy server): slower, as when it cannot be reached
-      var first = etag === null, offline = document.documentElement.hasAttribute("data-offline-at");
-      var seen = res.headers.get("ETag");
+      var first = etag === null, seen = res.headers.get("ETag");
       return res.json().then(function (d) {
         if (d.poll) told = Math.max(1, +d.poll) * 1000;
         every = told;
@@ -48,8 +50,9 @@
 
   function refresh() {  // true once the page shows the server's
     if (busy) return Promise.resolve(false);
+    if (away) { location.reload(); return Promise.resolve(false); }  // the page asked for
     busy = true;
-    return fetch(location.pathname, { credentials: "same-origin", headers: { "X-Scarto-Refresh": "1" } }).then(function (res) {
+    return fetch(location.pathname + location.search, { credentials: "same-origin", headers: { "X-Scarto-Refresh": "1" } }).then(function (res) {
       if (!res.ok || res.headers.get("X-Scarto-Offline")) return false;
       return res.text().then(function (html) { replace(new DOMParser().parseFromString(html, "text/html")); return true; });
     }).catch(function () { return false; }).then(function (shown) { busy = false; return shown; });

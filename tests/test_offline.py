@@ -212,6 +212,29 @@ def test_the_view_link_has_the_state_tag_too_and_an_unknown_match_has_none(app: 
     assert missing.status_code == 404 and missing.is_json
 
 
+def sync_attributes(page: str) -> tuple[str, str]:
+    """The address and state tag a page gives sync.js (its script's data-sync and data-tag)."""
+    found = re.search(r'<script src="[^"]*sync\.js[^"]*" defer data-sync="([^"]*)" data-tag="([^"]*)"', page)
+    assert found, "the page's sync.js names no address or tag"
+    return found.group(1), found.group(2)
+
+
+def test_the_match_page_carries_its_own_address_and_the_tag_of_what_it_shows(app: Flask, client: FlaskClient) -> None:
+    """sync.js starts from the page's tag (a change saved between the page and its first ask is seen)
+    and asks its own match's state.json (a copy shown offline in place of another page asked that page's)."""
+    token = start_match(client)
+    with app.app_context():
+        row, _ = store.find_match(get_db(), token)
+    for link in (token, row.view_token):
+        home, tag = sync_attributes(client.get(f"/m/{link}/").get_data(as_text=True))
+        assert home == f"/m/{link}/"
+        assert f'"{tag}"' == client.get(f"/m/{link}/state.json").headers["ETag"]
+    assert points(client, token, None, {"Anna": 31, "Bruno": 22}).status_code == 302
+    home, tag = sync_attributes(client.get(f"/m/{token}/").get_data(as_text=True))  # a kept page too
+    assert f'"{tag}"' == client.get(f"/m/{token}/state.json").headers["ETag"]
+    assert sync_attributes(client.get(f"/m/{token}/").get_data(as_text=True)) == (home, tag)
+
+
 # --- once, however often it is sent -----------------------------------------------------------
 
 

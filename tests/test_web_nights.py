@@ -310,6 +310,19 @@ def test_the_state_tag_changes_with_a_hand_at_any_table(client: FlaskClient) -> 
     assert client.get(f"/n/{edit}/state.json", headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
 
 
+def test_the_night_page_carries_its_own_address_and_the_tag_of_what_it_shows(client: FlaskClient) -> None:
+    club, _ = new_club(client)
+    edit, view = new_night(client, club)
+    table = night(client, edit)["rounds"][0]["tables"][0]
+    for played in (0, 1):
+        for link in (edit, view):
+            page = client.get(f"/n/{link}/").get_data(as_text=True)
+            found = re.search(r'sync\.js[^"]*" defer data-sync="([^"]*)" data-tag="([^"]*)"', page)
+            assert found and found.group(1) == f"/n/{link}/", "the page names no address for sync.js"
+            assert f'"{found.group(2)}"' == client.get(f"/n/{link}/state.json").headers["ETag"], played
+        play_table(client, table, hands=1)
+
+
 def test_the_members_view_shows_the_ranking_and_no_edit_link(client: FlaskClient) -> None:
     club, _ = new_club(client)
     edit, view = new_night(client, club)

@@ -93,7 +93,8 @@ def match_page(token: str) -> Any:
 
     def frame() -> str:  # a kept page holds its body: the body is kept apart only for the other phones
         body = Markup(render()) if keep else kept_part(key, render)
-        return render_template("match.html", title=title, match_id=row.id, body=body)
+        return render_template("match.html", title=title, match_id=row.id, body=body, tag=row.changes,
+                               home=url_for("matches.match_page", token=token))
 
     page_bytes = kept_frame(("match page", title, *key), frame, keep=keep)
     return remember(Response(page_bytes), token)

@@ -175,7 +175,7 @@ def night_page(token: str) -> Any:
     """The director's view (edit link) or the members' view (view link), both updating by themselves."""
     night, can_edit = load_night(token)
     db = get_db()
-    state, _tag = night_store.current_state(db, night)
+    state, tag = night_store.current_state(db, night)
     club = club_store.get_club(db, night.club_id)
     codes = {}
     if can_edit:
@@ -185,7 +185,7 @@ def night_page(token: str) -> Any:
     members = url_for("nights.night_page", token=night.view_token, _external=True)
     return render_template("night_page.html", night=night, state=state, club=club, token=token,
                            can_edit=can_edit, codes=codes, form=NextForm(), members=members,
-                           preset_names=PRESET_NAMES)
+                           preset_names=PRESET_NAMES, tag=tag)
 
 
 @bp.get("/n/<token>/state.json")

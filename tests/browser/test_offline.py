@@ -527,6 +527,64 @@ def test_a_refresh_that_failed_is_made_again_at_the_next_ask(browser: Any, brows
         context.close()
 
 
+def test_a_hand_saved_before_the_first_ask_shows_on_the_watching_page(
+        browser: Any, browser_context_args: dict[str, Any], page: Any, live_server: str) -> None:
+    """The page carries the tag of what it shows and sync.js starts from it. The first answer's tag used
+    to be taken as seen, so a hand saved between the page's rendering and its first ask was never shown
+    (every later ask answered 304) until the match changed again."""
+    match_url, _view = new_match_links(page, live_server)
+    context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
+    try:
+        watcher = context.new_page()
+        held: list[Any] = []
+
+        def hold_the_first(route: Any) -> None:
+            if held:
+                route.continue_()
+            else:
+                held.append(route)  # answered once the test has saved a hand
+
+        watcher.route("**/state.json", hold_the_first)
+        watcher.goto(match_url)
+        expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+        deadline = time.monotonic() + 10
+        while not held and time.monotonic() < deadline:
+            watcher.wait_for_timeout(50)
+        assert held, "the page never asked state.json"
+        add_hand(page, match_url, "Anna", (31, 22, 25))
+        held[0].continue_()
+        expect(watcher.locator(".next h2")).to_have_text("Hand 2 — Bruno deals", timeout=UPDATE_SECONDS * 1000)
+    finally:
+        context.close()
+
+
+def test_a_copy_shown_offline_for_another_page_asks_its_matchs_state_and_opens_that_page_once_online(
+        page: Any, live_server: str) -> None:
+    """Offline, a page this phone never kept is shown as the last copy of its match's page. That copy
+    asked state.json next to the address shown (``hands/<key>/state.json``, a 404 every few seconds) and,
+    once online, put the other page's content into the match page's frame; it now asks its match's and
+    loads the page asked for."""
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    add_hand(page, match_url, "Anna", (31, 22, 25))  # its page never opened here: not kept
+    key = re.search(r'hands/([0-9a-f]+)/"', page.request.get(match_url).text())
+    assert key, "no hand link on the match page"
+    hand_url = f"{match_url}hands/{key.group(1)}/"
+    asks: list[str] = []
+    page.on("request", lambda r: asks.append(r.url) if r.url.split("?")[0].endswith("state.json") else None)
+    page.context.set_offline(True)
+    page.goto(hand_url)
+    expect(page.locator("#offline-mark")).to_be_visible()
+    expect(page.locator(".next h2")).to_have_text("Hand 1 — Anna deals")  # the match as kept
+    snap(page, "offline-copy-for-another-page")
+    page.wait_for_timeout(3500)  # an ask or two, offline
+    page.context.set_offline(False)
+    expect(page.locator("h1")).to_contain_text("Hand 1", timeout=UPDATE_SECONDS * 1000)
+    expect(page.locator("#offline-mark")).to_have_count(0)
+    assert page.url == hand_url
+    assert asks and set(asks) == {match_url + "state.json"}, asks
+
+
 def test_chromium_finds_the_app_installable(live_server: str, playwright: Any, tmp_path: Path) -> None:
     """The DevTools protocol's installability check, in a profile that is not incognito."""
     context = playwright.chromium.launch_persistent_context(
