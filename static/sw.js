@@ -13,7 +13,7 @@
 "use strict";
 /* global VERSION, ASSETS */
 var ASSET_CACHE = "scarto-assets-" + VERSION, PAGE_CACHE = "scarto-pages";
-var SYNC_TAG = "scarto-queue", MAX_PAGES = 300, FLUSH_WAIT = 4000, PAGE_WAIT = 10000;
+var SYNC_TAG = "scarto-queue", MAX_PAGES = 300, FLUSH_WAIT = 4000, PAGE_WAIT = 10000, SEND_WAIT = 10000;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(ASSET_CACHE).then(function (cache) { return cache.addAll(ASSETS); })
@@ -250,8 +250,8 @@ function send(req) {
     entry.key = fields(entry).entry_key;
     var headers = { "Content-Type": type, "Accept": req.headers.get("Accept") || "*/*" };
     if (entry.csrf) headers["X-CSRFToken"] = entry.csrf;
-    return fetch(req.url, { method: "POST", body: entry.body, headers: headers, credentials: "same-origin",
-                            redirect: nav ? "manual" : "follow" }).then(function (res) {
+    return post(req.url, { method: "POST", body: entry.body, headers: headers, credentials: "same-origin",
+                           redirect: nav ? "manual" : "follow" }).then(function (res) {
       return answered(res.clone(), type).then(function (saved) {
         if (saved) forgetKey(entry.key);
         return res;
@@ -268,6 +268,18 @@ function send(req) {
       });
     });
   });
+}
+
+/* A change sent, given up as if the network had failed when no answer has begun after SEND_WAIT: a
+   request that hung (a connection gone dead without a word) held every entry after it, and every
+   later try, for good. The entry keeps its key, so one the server stored meanwhile is not stored
+   twice when sent again. An answer that has begun is left to arrive at the network's pace. */
+function post(url, init) {
+  if (!self.AbortController) return fetch(url, init);
+  var stop = new AbortController(), timer = setTimeout(function () { stop.abort(); }, SEND_WAIT);
+  init.signal = stop.signal;
+  return fetch(url, init).then(function (res) { clearTimeout(timer); return res; },
+                               function (e) { clearTimeout(timer); throw e; });
 }
 
 /* Did the server store it? A form's save answers with a redirect, live.js's with {"saved": true}. */
@@ -302,7 +314,7 @@ function sendWaiting() {
         if (e.state !== "waiting" || held[e.match]) { held[e.match] = true; return null; }
         var headers = { "Content-Type": e.type, "Accept": e.type.indexOf("json") >= 0 ? "application/json" : "text/html" };
         if (e.csrf) headers["X-CSRFToken"] = e.csrf;
-        return fetch(e.url, { method: "POST", body: e.body, headers: headers, credentials: "same-origin", redirect: "manual" })
+        return post(e.url, { method: "POST", body: e.body, headers: headers, credentials: "same-origin", redirect: "manual" })
           .then(function (res) {
             if (res.status >= 500) { offline = true; return null; }
             return answered(res.clone(), e.type).then(function (saved) {

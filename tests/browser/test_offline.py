@@ -197,6 +197,41 @@ def test_entries_still_waiting_are_sent_once_the_server_answers_even_if_the_onli
     assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31]
 
 
+def test_a_waiting_hand_whose_sending_hangs_is_given_up_and_sent_again_with_the_next(page: Any,
+                                                                                   live_server: str) -> None:
+    """A queued hand sent when the connection returns, whose request then neither answers nor fails (a
+    connection gone dead without a word), held that hand and every one after it, and every later try,
+    for good. sw.js gives it up after 10 s as a network failure; the next try sends both, in order."""
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    page.context.set_offline(True)
+    page.reload()
+    for number, points in ((1, ("31", "22")), (2, ("40", "20"))):
+        page.locator("#record-points").click()
+        expect(page.locator("h1")).to_contain_text(f"Hand {number}")
+        page.locator("#points_0").fill(points[0])
+        page.locator("#points_1").fill(points[1])
+        page.locator("#save").click()
+        expect(waiting(page)).to_have_count(number)
+    hung: list[Any] = []
+
+    def hang_the_first(route: Any) -> None:
+        if route.request.method == "POST" and not hung:
+            hung.append(route)  # never answered
+        else:
+            route.continue_()
+
+    page.context.route("**/hands/new/points", hang_the_first)
+    try:
+        page.context.set_offline(False)
+        page.wait_for_timeout(2000)
+        assert len(hung) == 1 and stored_hands(page, match_url) == []
+        expect(page.locator("#waiting")).to_have_count(0, timeout=20000)  # 10 s, then the next poll's try
+        assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31, 40]
+    finally:
+        page.context.unroute("**/hands/new/points")
+
+
 def test_a_save_whose_answer_was_lost_is_sent_again_and_stored_once(page: Any, live_server: str) -> None:
     match_url = new_match(page, live_server)
     install(page, match_url)
