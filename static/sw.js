@@ -307,7 +307,7 @@ function flush() {
    entry refused is held, and so are the entries of its match after it (their order matters). */
 function sendWaiting() {
   return all().then(function (entries) {
-    var held = {}, sent = 0, offline = false;
+    var held = {}, sent = 0, refused = 0, offline = false;
     var chain = entries.reduce(function (prev, e) {
       return prev.then(function () {
         if (offline) return null;
@@ -320,13 +320,14 @@ function sendWaiting() {
             return answered(res.clone(), e.type).then(function (saved) {
               if (saved) { sent += 1; return remove(e.id); }
               held[e.match] = true;
+              refused += 1;
               return hold(e, res);
             });
           }, function () { offline = true; });
       });
     }, Promise.resolve());
     return chain.then(function () {
-      if (sent || Object.keys(held).length) tell({ type: "queue", sent: sent });
+      if (sent || refused) tell({ type: "queue", sent: sent });  // not for those already held: no news
       return { offline: offline, sent: sent };
     });
   });

@@ -28,8 +28,11 @@
     var offline = document.documentElement.hasAttribute("data-offline-at");
     var headers = etag && !offline ? { "If-None-Match": etag } : {};
     fetch(stateUrl, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (res) {
-      // an answer: entries still waiting are sent (the `online` event's try may have failed)
-      if (document.querySelector("#waiting li[data-state=waiting]")) ask({ type: "flush" }).then(update);
+      // an answer: entries still waiting are sent (the `online` event's try may have failed); the page
+      // fetched again only when some went (not every 3 s for those waiting behind one held)
+      if (document.querySelector("#waiting li[data-state=waiting]")) {
+        ask({ type: "flush" }).then(function (r) { if (r && r.sent) update(); else listWaiting(); });
+      }
       if (res.status === 304) { every = told; return null; }
       if (!res.ok) throw res;  // refused (a busy server): slower, as when it cannot be reached
       var first = etag === null, seen = res.headers.get("ETag");

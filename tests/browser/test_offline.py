@@ -232,6 +232,35 @@ def test_a_waiting_hand_whose_sending_hangs_is_given_up_and_sent_again_with_the_
         page.context.unroute("**/hands/new/points")
 
 
+def test_an_entry_waiting_behind_a_held_one_does_not_make_the_page_fetch_itself_every_few_seconds(
+        page: Any, phone: Callable[[], Any], live_server: str) -> None:
+    """Hand 1 entered offline is held (another phone saved hand 1 meanwhile); hand 2 waits behind it,
+    as their order matters. Each poll tried to send it and fetched the whole page again, every 3 s,
+    with nothing new to show."""
+    match_url = new_match(page, live_server)
+    install(page, match_url)
+    page.context.set_offline(True)
+    page.reload()
+    for number, points in ((1, ("31", "22")), (2, ("40", "20"))):
+        page.locator("#record-points").click()
+        page.locator("#points_0").fill(points[0])
+        page.locator("#points_1").fill(points[1])
+        page.locator("#save").click()
+        expect(waiting(page)).to_have_count(number)
+    add_hand(phone(), match_url, "Anna", (25, 25, 28))  # another phone saves hand 1 first
+    page.context.set_offline(False)
+    expect(page.locator("#waiting li[data-state=held]")).to_have_count(1, timeout=10000)
+    expect(page.locator("#waiting li[data-state=waiting]")).to_have_count(1)
+    expect(page.locator("table.standings tbody tr")).to_have_count(1, timeout=UPDATE_SECONDS * 1000)
+    page.wait_for_timeout(1000)
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append("refresh" if r.headers.get("x-scarto-refresh")
+                                            else "ask" if "state.json" in r.url else "other"))
+    page.wait_for_timeout(7000)
+    assert seen.count("ask") >= 2 and seen.count("refresh") == 0, seen
+    expect(page.locator("#waiting li")).to_have_count(2)  # both still listed for the player to decide
+
+
 def test_a_save_whose_answer_was_lost_is_sent_again_and_stored_once(page: Any, live_server: str) -> None:
     match_url = new_match(page, live_server)
     install(page, match_url)
