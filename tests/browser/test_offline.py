@@ -20,7 +20,7 @@ from scorer.storage import db as database
 from scorer.web import context as web_context
 from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS
 from tests.browser.handflows import new_match, new_match_links, stored_hands, tricks_as_played
-from tests.seed import dealt_by
+from tests.seed import dealt_by, match_file
 from tests.serverutil import csrf_token, hidden
 
 pytestmark = pytest.mark.browser
@@ -489,6 +489,25 @@ def test_watching_phones_show_a_new_hand_without_a_reload(page: Any, phone: Call
     page.locator("#delete button").click()
     for watcher in watchers:
         expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals", timeout=UPDATE_SECONDS * 1000)
+
+
+def test_a_watching_page_of_earlier_hands_stays_on_them_when_it_updates(page: Any, phone: Callable[[], Any],
+                                                                        live_server: str) -> None:
+    """A long match's page 2 (the earlier hands) fetched the address without its query when another
+    phone saved a hand, and so turned into page 1 under the watcher's eyes."""
+    made = page.request.post(live_server + "/api/matches", data=match_file(21))
+    assert made.status == 201, made.text()
+    match_url = made.json()["edit_url"]
+    page.goto(match_url + "?page=2")
+    expect(page.locator("#later")).to_be_visible()
+    rows = page.locator("table.standings tbody tr")
+    expect(rows).to_have_count(1)  # hand 1 of 21 (20 to a page)
+    dealer = re.search(r"— (\w+) ", page.request.get(match_url).text().split('<section class="next">')[1])
+    assert dealer
+    add_hand(phone(), match_url, dealer.group(1), (31, 22, 25))
+    expect(rows).to_have_count(2, timeout=UPDATE_SECONDS * 1000)  # hands 1 and 2 of 22, still page 2
+    expect(page.locator("#later")).to_be_visible()
+    assert page.url.endswith("?page=2")
 
 
 @pytest.mark.parametrize("failure", ["lost", "busy"])
