@@ -19,6 +19,9 @@ From the environment:
   3,600 phones, so the limit is high, the file-descriptor limit is raised to match, and
   waitress polls with poll() instead of select() (which stops at descriptor 1,024).
 
+A request waitress cannot read (a malformed request line, headers too large) is answered with our
+error page and headers (:class:`RefusedPage`), as every other refusal.
+
 Every request is logged (``scorer.access``) with its tokens and audit records blanked out:
 a log line never opens a match.
 """
@@ -39,10 +42,14 @@ from typing import Any
 
 import click
 from waitress import serve
+from waitress.channel import HTTPChannel
+from waitress.task import ErrorTask
+from werkzeug.test import EnvironBuilder
 
 from . import kept_poll
 from .engine.limits import MAX_SERVER_BODY_BYTES
 from .storage import shelf
+from .web.safety import REFUSED
 
 log = logging.getLogger("scorer.access")
 
@@ -89,6 +96,34 @@ class AccessLog:
                      seen.get("status", "-"), seen.get("length", "-"), 1000 * (time.perf_counter() - start))
 
 
+class RefusedPage(ErrorTask):
+    """waitress's answer to a request it could not read (a malformed request line or header, headers
+    too large, a broken chunked body): our error page with our headers, made by the app from a stand-in
+    request, instead of waitress's bare text without them. Should the app fail at it, waitress's own."""
+
+    def execute(self) -> None:
+        code = self.request.error.code
+        environ = EnvironBuilder(path="/", headers=[("Host", "invalid.host")]).get_environ()
+        environ.update({REFUSED: code, "REMOTE_ADDR": str((self.channel.addr or ("-",))[0])})
+        answered: dict[str, Any] = {}
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answered.update(status=status, headers=headers)
+
+        try:
+            body = b"".join(self.channel.server.application(environ, start_response))
+            status, headers = answered["status"], answered["headers"]
+        except Exception:  # noqa: BLE001 - the bare answer rather than none
+            logging.getLogger("scorer").exception("the error page for a request waitress refused failed")
+            super().execute()
+            return
+        self.status = status
+        self.response_headers.extend((k, v) for k, v in headers if k.lower() not in ("content-length", "connection"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
 def raise_file_limit() -> int:
     """This process's limit of open files raised to 16,384 (or the hard limit) and returned: a phone
     keeps a connection open, and a hundred club nights are 3,600 phones (systemd's default is 1,024)."""
@@ -131,6 +166,7 @@ def _serve_socket(sock: socket.socket, options: dict[str, Any]) -> None:
     way = os.environ.get("POLL", "epoll")  # POLL=poll: kept registrations on poll(); POLL=waitress: its own
     if way != "waitress":
         kept_poll.install(epoll=way == "epoll")
+    HTTPChannel.error_task_class = RefusedPage
     app = _app()
     gc.collect()
     gc.freeze()  # the app's own objects (modules, templates, catalogues) out of every later collection

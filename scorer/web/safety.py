@@ -194,7 +194,14 @@ class HostCheck:
         return self.wsgi_app(environ, start_response)
 
 
+REFUSED = "scarto.refused"
+"""Set (to waitress's status code) on the stand-in request for one waitress could not read (scorer/serve.py)."""
+
+
 def _refuse_bad_host() -> Any:
+    refused = request.environ.get(REFUSED)
+    if refused:  # a malformed request line or header, headers too large: what the page says for that code
+        return render_template("error.html", code=refused, reason=None, description=None), refused
     if request.environ.get(BAD_HOST):
         return error_page(400, _("That did not work"), _(
             "The address this request was sent to is not a valid host name. Open the app from its link."))
