@@ -1,6 +1,6 @@
 /* The match (or night) page keeps itself up to date: it asks state.json every few seconds (304: no
    change) and, after another phone's change, fetches the page again and puts its content in place,
-   keeping the scroll, open sections and focus. It lists the entries waiting on this phone (/sw.js),
+   keeping the scroll, open sections, focus and caret. It lists the entries waiting on this phone (/sw.js),
    lets the player decide about those refused, keeps the entry forms for offline use, and offers
    once to add the app to the home screen. */
 (function () {
@@ -28,8 +28,7 @@
     var offline = document.documentElement.hasAttribute("data-offline-at");
     var headers = etag && !offline ? { "If-None-Match": etag } : {};
     fetch(stateUrl, { cache: "no-store", credentials: "same-origin", headers: headers }).then(function (res) {
-      // an answer: entries still waiting are sent (the `online` event's try may have failed); the page
-      // fetched again only when some went (not every 3 s for those waiting behind one held)
+      // entries waiting are sent (the `online` try may have failed); the page fetched again if some went
       if (document.querySelector("#waiting li[data-state=waiting]")) {
         ask({ type: "flush" }).then(function (r) { if (r && r.sent) update(); else listWaiting(); });
       }
@@ -64,7 +63,7 @@
   function replace(doc) {
     var fresh = doc.querySelector("main");
     if (!fresh) return;
-    var y = window.scrollY, focus = document.activeElement && document.activeElement.id;
+    var y = window.scrollY, a = document.activeElement, focus = a && a.id, at = a && a.selectionEnd != null && [a.selectionStart, a.selectionEnd];
     var open = {}, typed = {};
     Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { open[i] = d.open; });
     Array.prototype.forEach.call(main.querySelectorAll("input[id], textarea[id]"), function (f) {
@@ -84,7 +83,8 @@
     });
     document.documentElement.removeAttribute("data-offline-at");
     document.title = doc.title;
-    if (focus && document.getElementById(focus)) document.getElementById(focus).focus({ preventScroll: true });
+    a = focus && document.getElementById(focus);
+    if (a) { a.focus({ preventScroll: true }); if (at) try { a.setSelectionRange(at[0], at[1]); } catch (e) { /* a number */ } }  // the caret stays
     window.scrollTo(0, y);
     keyForms();
     main.dispatchEvent(new CustomEvent("scarto:updated", { bubbles: true }));

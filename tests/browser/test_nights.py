@@ -74,13 +74,15 @@ def test_a_club_night_on_four_phones(browser: Any, browser_context_args: dict[st
         phones.append((context, phone, Taps(phone)))
 
     # the first hand at table 2 reaches the director's screen by itself, no reload, and what the
-    # director was typing meanwhile stays
+    # director was typing meanwhile stays, the caret where it was
     page.fill("#reason", "waiting for Ugo")
+    page.locator("#reason").evaluate("f => f.setSelectionRange(7, 7)")
     _context, phone, phone_taps = phones[1]
     record_points(phone, phone_taps, *POINTS[0])
     expect(page.locator("li.night-table[data-table='2'] .status")).to_contain_text("1 of 3 hands", timeout=10_000)
     assert page.url == director_url
     expect(page.locator("#reason")).to_have_value("waiting for Ugo")
+    assert page.evaluate("[document.activeElement.id, document.activeElement.selectionStart]") == ["reason", 7]
     for _context, phone, phone_taps in phones:
         for first, second in POINTS[(1 if phone is phones[1][1] else 0):]:
             record_points(phone, phone_taps, first, second)
