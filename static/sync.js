@@ -8,12 +8,14 @@
   var script = document.currentScript || document.querySelector("script[data-sync]");
   // the page's address and tag: a copy shown offline for another page asks the right state.json
   var T = JSON.parse(script.dataset.texts), base = script.dataset.sync || location.pathname.replace(/[^/]*$/, "");
-  var stateUrl = base + "state.json", etag = script.dataset.tag ? '"' + script.dataset.tag + '"' : null;
+  var stateUrl = base + "state.json", etag = tag(script);
   var timer = null, every = 3000, told = 3000, busy = false, away = base !== location.pathname;
   var main = document.querySelector("main"), sw = navigator.serviceWorker;
   var KEEP = { "offline-mark": 0, "waiting": 1, "install": 1 };
 
+  function tag(s) { return s && s.dataset.tag ? '"' + s.dataset.tag + '"' : null; }  // as state.json's ETag
   function say(s, v) { return (s || "").replace(/%\((\w+)\)s/g, function (a, k) { return v[k]; }); }
+  function each(list, f) { Array.prototype.slice.call(list).forEach(f); }  // a copy: a live list changes
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -38,10 +40,9 @@
       return res.json().then(function (d) {
         if (d.poll) told = Math.max(1, +d.poll) * 1000;
         every = told;
-        // the tag kept once the page shows it: a failed or skipped refresh is tried again
-        return (!first || offline ? refresh() : Promise.resolve(true)).then(function (shown) {
+        // the tag kept once the page shows it (a refresh takes the page's): a failed one is tried again
+        return (!first || offline ? refresh() : Promise.resolve(etag = seen)).then(function (shown) {
           if (!shown) return;
-          etag = seen;
           warm();  // a change (or the first look): the kept entry forms follow it
         });
       });
@@ -61,21 +62,22 @@
   }
 
   function replace(doc) {
-    var fresh = doc.querySelector("main");
+    var fresh = doc.querySelector("main"), s = doc.querySelector("script[data-tag]");
     if (!fresh) return;
+    etag = tag(s) || etag;  // what the page shows, however it came
     var y = window.scrollY, a = document.activeElement, focus = a && a.id, at = a && a.selectionEnd != null && [a.selectionStart, a.selectionEnd];
     var open = {}, typed = {};
-    Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { open[i] = d.open; });
-    Array.prototype.forEach.call(main.querySelectorAll("input[id], textarea[id]"), function (f) {
+    each(main.querySelectorAll("details"), function (d, i) { open[i] = d.open; });
+    each(main.querySelectorAll("input[id], textarea[id]"), function (f) {
       // what the player typed or ticked (the night's reason, say) survives the update
       if (f.type === "checkbox" || f.type === "radio") { if (f.checked !== f.defaultChecked) typed[f.id] = f.checked; }
       else if (f.type !== "hidden" && f.value !== f.defaultValue) typed[f.id] = f.value;
     });
-    Array.prototype.slice.call(main.children).forEach(function (child) {
+    each(main.children, function (child) {
       if (!KEEP[child.id]) main.removeChild(child);
     });
-    Array.prototype.slice.call(fresh.children).forEach(function (child) { main.appendChild(document.adoptNode(child)); });
-    Array.prototype.forEach.call(main.querySelectorAll("details"), function (d, i) { if (i in open) d.open = open[i]; });
+    each(fresh.children, function (child) { main.appendChild(document.adoptNode(child)); });
+    each(main.querySelectorAll("details"), function (d, i) { if (i in open) d.open = open[i]; });
     Object.keys(typed).forEach(function (id) {
       var f = document.getElementById(id);
       if (!f) return;
@@ -91,7 +93,7 @@
   }
 
   function keyForms() {  // forms an update brought get their keys too (offline.js ran before)
-    Array.prototype.forEach.call(main.querySelectorAll("form[method=post][action*='/hands/']"), function (form) {
+    each(main.querySelectorAll("form[method=post][action*='/hands/']"), function (form) {
       if (form.elements.entry_key) return;
       var field = el("input");
       field.type = "hidden";
@@ -177,8 +179,7 @@
 
   function update() { listWaiting(); refresh(); }
 
-  // --- offline use: the entry forms kept, the queue sent when the connection returns
-  // The worker fetches them again only when the state tag (or the language) changed.
+  // --- offline use: the entry forms kept (fetched again when the tag or language changed)
   function warm() {
     var points = document.getElementById("record-points");
     if (!etag || !points || !sw || !sw.controller || document.documentElement.hasAttribute("data-offline-at")) return;

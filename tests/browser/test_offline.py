@@ -641,6 +641,31 @@ def test_a_hand_saved_before_the_first_ask_shows_on_the_watching_page(
         context.close()
 
 
+def test_a_page_the_worker_brought_up_to_date_keeps_the_tag_of_what_it_shows(
+        browser: Any, browser_context_args: dict[str, Any], page: Any, live_server: str) -> None:
+    """The worker's news (an entry sent or refused) makes the page fetch itself. sync.js kept the tag of
+    the page before it, so the next ask answered 200 and the page was fetched once more with nothing new
+    (a CI run caught it: ['ask', 'refresh', 'ask']). The page's tag now comes with the page."""
+    match_url, _view = new_match_links(page, live_server)
+    context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
+    try:
+        watcher = context.new_page()
+        watcher.route("**/state.json", lambda route: route.fulfill(status=304))  # the asks see no change
+        watcher.goto(match_url)
+        expect(watcher.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+        add_hand(page, match_url, "Anna", (31, 22, 25))
+        watcher.evaluate("navigator.serviceWorker.dispatchEvent(new MessageEvent('message', {data: {type: 'queue'}}))")
+        expect(watcher.locator(".next h2")).to_have_text("Hand 2 — Bruno deals")
+        seen: list[str] = []
+        watcher.on("response", lambda r: seen.append("refresh" if r.request.headers.get("x-scarto-refresh")
+                                                     else str(r.status) if "state.json" in r.url else "other"))
+        watcher.unroute("**/state.json")
+        watcher.wait_for_timeout(4000)  # one ask at least (every 3 s)
+        assert "304" in seen and "refresh" not in seen and "200" not in seen, seen
+    finally:
+        context.close()
+
+
 def test_a_copy_shown_offline_for_another_page_asks_its_matchs_state_and_opens_that_page_once_online(
         page: Any, live_server: str) -> None:
     """Offline, a page this phone never kept is shown as the last copy of its match's page. That copy
