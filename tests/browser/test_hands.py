@@ -195,7 +195,7 @@ def test_record_a_hand_live_trick_by_trick(page: Any, live_server: str, taps: Ta
     taps.tap("#save-anyway")
     expect_match_page(page, saved="Hand 1 saved: Anna -5 · Bruno 4 · Carla 1. Marked: Revoke in trick 4.",
                       next_hand=2, next_dealer="Carla", totals=("-5", "4", "1"))
-    expect(page.locator("table.standings tbody tr")).to_have_class("marked open")
+    expect(page.locator("table.standings tbody tr")).to_have_class("open marked")
     assert taps.count == 1 + 75 + 2 + 1  # Live, the cards, undo and replay one, Save anyway
     assert taps.count - 2 <= LIVE_TAPS  # without the slip this test makes on purpose
     (stored,) = stored_hands(page, match_url)
