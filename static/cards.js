@@ -43,7 +43,7 @@
   function numbers(box) {
     var parts = box.dataset.total.split("/"), total = frac(+parts[0], +parts[1]);
     var inputs = Array.prototype.slice.call(box.querySelectorAll("input[data-part]"));
-    var last = box.querySelector("[data-last]"), sum = box.querySelector("[data-sum]");
+    var last = box.querySelector("[data-last]"), sum = box.querySelector("[data-sum]"), changed = false;
 
     function name(input) {
       var label = box.querySelector("label[for='" + input.id + "']");
@@ -87,12 +87,12 @@
       });
       sum.textContent = say(box.dataset.sumText, { sum: show(all), total: show(total) });
       sum.classList.toggle("sum-bad", complete && !same(all, total));
-      // the total is right now: the server's complaint about it is out of date
-      if (complete && same(all, total)) clearTotalErrors();
+      // the total is right now, after a change: the server's complaint about the total (only) is out of date
+      if (changed && complete && same(all, total)) clearTotalErrors();
     }
 
     function clearTotalErrors() {
-      each(box.querySelectorAll("li[data-code=points_total], li[data-code=pile_sizes], span.problem[data-field]"),
+      each(box.querySelectorAll("li[data-total], span.problem[data-field]"),
            function (e) { e.hidden = true; });
       each(box.querySelectorAll("input[aria-invalid]"), function (i) { i.removeAttribute("aria-invalid"); });
       each(box.querySelectorAll("ul.problems"), function (ul) {
@@ -124,6 +124,7 @@
       input.addEventListener("input", function () {
         input.classList.remove("auto");
         if (input.value.trim()) input.dataset.typed = "1"; else delete input.dataset.typed;
+        changed = true;
         update();
       });
       input.addEventListener("blur", update);

@@ -376,3 +376,38 @@ def test_the_filled_in_last_points_can_be_deleted_and_typed_over(page: Any, live
     page.keyboard.press("Backspace")  # as a thumb does it: delete the 25, then type Carla's own count
     page.keyboard.type("24")
     expect(page.locator("#points_2")).to_have_value("24", timeout=1000)
+
+
+def test_impossible_pile_sizes_that_add_up_are_answered_where_the_player_sees_it(
+        page: Any, live_server: str, shot: Any) -> None:
+    """Sizes adding up to 78 that no hand leaves (26/25/27) are refused: the refusal stays on screen (the
+    sizes' own check once hid every pile message whenever the sizes added up), and a change that keeps
+    the total right does not hide it either; only the total's own complaint goes once the total is right."""
+    match_url = new_match(page, live_server)
+    honours = dealt_by("classic-honours", "Anna")
+    page.goto(match_url + "hands/new/honours")
+    first, second, last = PLAYERS
+    for seat, name in enumerate(PLAYERS):
+        page.locator(f"#pick-{seat}").click()
+        for card in honours["honours"][name]:
+            page.locator(f'#grid [data-card="{card}"]').click()
+    page.fill("#size_0", "26")
+    page.fill("#size_1", "25")
+    expect(page.locator("#size_2")).to_have_value("27")
+    page.locator("#save").click()
+    refusal = page.locator('#size-problems li[data-code="pile_sizes"]')
+    expect(refusal).to_be_visible()
+    expect(page.locator("#outcome")).to_be_visible()
+    shot("hand-honours-impossible-sizes")
+    page.fill("#size_1", "24")  # still adds up (27 fills in as 28): still impossible, still said
+    expect(page.locator("#size_2")).to_have_value("28")
+    expect(refusal).to_be_visible()
+
+    page.fill("#size_0", "30")  # a total the server answers (30 + 24 + 28 = 82): its complaint...
+    page.fill("#size_2", "28")
+    page.locator("#save").click()
+    total = page.locator('#size-problems li[data-code="card_count"]')
+    expect(total).to_be_visible()
+    page.fill("#size_0", "26")  # ...goes as soon as the total is right; the piles' shape is judged on saving
+    expect(total).to_be_hidden()
+    assert stored_hands(page, match_url) == []
