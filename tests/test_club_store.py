@@ -242,6 +242,25 @@ def test_look_alike_names_are_one_roster_player(db: sqlite_utils.Database) -> No
     assert len(clubs.roster(db, club.id)) == 3
 
 
+def test_spaces_inside_a_name_count_as_one(db: sqlite_utils.Database) -> None:
+    """A rename to "Anna   Rossi" kept the three spaces, and "Anna Rossi" typed later made a second,
+    look-alike player: a run of spaces inside a roster name is one space, when stored and when compared."""
+    club = clubs.create_club(db, "Circolo", [("Anna   Rossi", None), ("Bruno", None)])
+    anna, bruno = clubs.roster(db, club.id)
+    assert anna.name == "Anna Rossi"
+    assert clubs.rename_player(db, club.id, bruno.id, "Bruno \u00a0 Verdi", None).name == "Bruno Verdi"
+    for twin in ("Anna Rossi", "anna  rossi", " Anna\u00a0Rossi "):
+        with pytest.raises(clubs.NameTaken):
+            clubs.add_player(db, club.id, twin)
+        assert clubs.player_for(db, club.id, twin).id == anna.id
+    with pytest.raises(clubs.NameTaken):
+        clubs.rename_player(db, club.id, bruno.id, "ANNA    ROSSI", None)
+    with pytest.raises(ReadError) as tab:  # a tab is still refused, not made a space
+        clubs.add_player(db, club.id, "Anna\tRossi")
+    assert tab.value.key == "players.control"
+    assert [p.name for p in clubs.roster(db, club.id)] == ["Anna Rossi", "Bruno Verdi"]
+
+
 def test_a_roster_is_bounded_wherever_a_player_joins(db: sqlite_utils.Database) -> None:
     names = [(f"P{i}", None) for i in range(MAX_ROSTER)]
     with pytest.raises(ReadError) as too_many:

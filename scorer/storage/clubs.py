@@ -111,13 +111,15 @@ class Event:
 
 def clean_name(value: object, where: str = "name") -> str:
     """A player's (or club's) name as RECORD.md reads names, as a match reads its players' (NFC, zero-width
-    characters taken out, trimmed): 1 to 40 characters, no control characters. So "Anna" and "Anna" with
-    a zero-width space in it are one roster player, as they are one player in a match."""
+    characters taken out, trimmed), runs of spaces inside it made one: 1 to 40 characters, no control
+    characters. So "Anna" and "Anna" with a zero-width space in it are one roster player, as they are one
+    player in a match, and a name typed with two spaces between its words is not a second player."""
     name = player_name(value) if isinstance(value, str) else ""
     if not name:
         raise ReadError.of("players.empty_name", where)
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
+    name = " ".join(name.split())  # "Anna   Rossi" is Anna Rossi: one space between words, as name_key compares
     if len(name) > MAX_NAME:
         raise ReadError(N_("A name may be at most 40 characters long."), where)
     return name
@@ -231,10 +233,11 @@ def get_player(db: sqlite_utils.Database, club_id: int, player_id: int) -> Playe
 
 
 def name_key(name: str) -> str:
-    """What two roster names are compared by: the name as a match reads it, in any case. A name stored
+    """What two roster names are compared by: the name as a match reads it, spaces inside it counted as
+    one, in any case. A name stored
     before rosters were read so (with a zero-width space, or an accent as a second character) still
     finds its player, and no second one is made for it."""
-    return player_name(name).casefold()
+    return " ".join(player_name(name).split()).casefold()
 
 
 def _named(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow | None:
