@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -55,12 +57,52 @@ def test_a_club_is_made_with_its_defaults_and_roster(app: Flask, client: FlaskCl
     assert client.get(f"/c/{view}/share").get_data(as_text=True).count('<div class="qr"><svg') == 1
 
 
+def roster_errors(response: Any) -> list[str]:
+    """The messages at the roster's box, one a line."""
+    page = response.get_data(as_text=True)
+    box = re.search(r'<span class="problem" role="alert" id="roster-error">(.*?)</span>', page)
+    assert box is not None, page[:3000]
+    return [html.unescape(m) for m in box.group(1).split("<br>")]
+
+
 def test_a_bad_club_form_says_what_is_wrong(client: FlaskClient) -> None:
-    response = submit(client, "/clubs/new", {"name": "X", "roster": "Anna\nanna", **DEFAULTS})
+    response = submit(client, "/clubs/new?lang=en", {"name": "X", "roster": "Anna\nanna", **DEFAULTS})
     assert response.status_code == 400
-    assert "Each player needs a different name." in response.get_data(as_text=True)
+    assert roster_errors(response) == ["“anna”: named twice: each player is listed once"]
     response = submit(client, "/clubs/new", {"name": "", **DEFAULTS})
     assert response.status_code == 400
+
+
+def test_each_bad_roster_line_is_said_with_its_name_at_the_roster(client: FlaskClient) -> None:
+    """The roster's errors said "line 3" (untranslated, and counting without the blank lines) at the top
+    of the form, and a short name over 12 characters was cut without a word."""
+    roster = "Anna\n\nBruno, Brunissimo Rossi\n" + "L" * 45 + "\nBruno\n, Ghost"
+    response = submit(client, "/clubs/new?lang=en", {"name": "X", "roster": roster, **DEFAULTS})
+    assert response.status_code == 400
+    assert roster_errors(response) == [
+        "“Bruno, Brunissimo Rossi”: a short name is at most 12 characters; this one has 16",
+        f"“{'L' * 23}…”: A name may be at most 40 characters long.",
+        "“Bruno”: named twice: each player is listed once",
+        "“, Ghost”: a player name must be non-empty text",
+    ]
+    italian = submit(client, "/clubs/new?lang=it", {"name": "X", "roster": "Anna\nANNA", **DEFAULTS})
+    assert roster_errors(italian) == ["«ANNA»: scritto due volte: ogni giocatore va indicato una volta sola"]
+
+
+def test_a_refused_pick_keeps_the_players_ticked_and_says_each_typed_name_at_its_box(
+        app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    response = submit(client, f"/c/{edit}/start?lang=en", {"player": [str(ids["Bruno"])], "new": "bruno\n" + "Z" * 41})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert f'value="{ids["Bruno"]}" checked' in page
+    box = re.search(r'id="new-error">(.*?)</span>', page)
+    assert box is not None and html.unescape(box.group(1)).split("<br>") == [
+        "“bruno”: named twice: each player is listed once", f"“{'Z' * 23}…”: A name may be at most 40 characters long."]
+    short = submit(client, f"/c/{edit}/start?lang=en", {"player": [str(ids["Bruno"])], "new": "Zora"})
+    assert "Pick 3 players: 2 picked." in short.get_data(as_text=True)
+    assert f'value="{ids["Bruno"]}" checked' in short.get_data(as_text=True)
 
 
 def test_a_match_started_from_the_club_takes_its_defaults_and_most_recent_players_come_first(
@@ -148,6 +190,9 @@ def test_rename_merge_and_the_history(app: Flask, client: FlaskClient) -> None:
     response = submit(client, f"/c/{edit}/p/{ids['Carla']}/rename", {"name": "anna"},
                       page_url=f"/c/{edit}/p/{ids['Carla']}", follow=True)
     assert "Another player of the club is called anna" in response.get_data(as_text=True)
+    response = submit(client, f"/c/{edit}/p/{ids['Carla']}/rename?lang=en",
+                      {"name": "Carla", "short": "Carlissima Zoe"}, page_url=f"/c/{edit}/p/{ids['Carla']}", follow=True)
+    assert "A short name is at most 12 characters." in response.get_data(as_text=True)  # not blamed on the name
     stats = client.get(f"/c/{edit}/players.json").get_json()["players"]
     assert {p["name"]: p["total"] for p in stats} == {"Anna": 4, "Bruno Bianchi": -2, "Carla": -2}
 

@@ -4,6 +4,7 @@ the members' view, the state tag, the sheets, and the night counting in the club
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 import subprocess
@@ -138,6 +139,11 @@ def test_rounds_wait_for_every_table_or_are_forced_with_a_reason(app: Flask, cli
         club_row, _ = club_store.find_club(get_db(), club)
         kinds = [e.kind for e in club_store.events(get_db(), club_row.id)]
         assert "night" in kinds and "night_forced" in kinds
+    history = client.get(f"/c/{club}/?lang=en").get_data(as_text=True)  # told in words, not as event codes
+    title = data["title"]
+    assert f"Club night {title} seated: 9 players" in history
+    assert f"Club night {title}: round 2 started before every table had finished (Ugo left early)" in history
+    assert not re.search(r">\s*night(_forced)?\s*<", history)
     page = client.get(f"/n/{view}/").get_data(as_text=True)
     assert "Ugo left early" in page and "La serata è finita" not in page  # the page's language is the phone's
     assert "The night is over" in page
@@ -291,9 +297,32 @@ def test_the_director_creates_a_night_with_the_form_and_starts_rounds(app: Flask
     bad = submit(client, f"/c/{club}/nights/new?lang=en", {**form, "player": [str(ids["Anna"]), str(ids["Bruno"])],
                                                            "new": "anna"})
     problem = re.findall(r'class="problem"[^>]*>([^<]*)', bad.get_data(as_text=True))
-    assert bad.status_code == 400 and len(problem) == 1 and "anna" in problem[0]
+    assert bad.status_code == 400 and [html.unescape(p) for p in problem] == [
+        "“anna”: named twice: each player is listed once"]
     few = submit(client, f"/c/{club}/nights/new", {**form, "player": [str(ids["Anna"])], "new": ""})
     assert few.status_code == 400 and "at least 3 players" in few.get_data(as_text=True)
+
+
+def test_a_refused_night_form_keeps_what_was_ticked_and_says_why_in_words(app: Flask, client: FlaskClient) -> None:
+    """The form lost the ticked players after a field error, called 0 rounds "required", and told a bad
+    name as ``players[3]: ...``."""
+    club, _ = new_club(client, NINE)
+    with app.app_context():
+        club_row, _ = club_store.find_club(get_db(), club)
+        ids = {p.name: p.id for p in club_store.roster(get_db(), club_row.id)}
+    ticked = [str(ids[n]) for n in NINE[:4]]
+    form = {"title": "Giovedì", "date": "2026-12-03", "player": ticked, "new": "", "rounds": "0", "hands": "",
+            "preset": "classic", "seating": "mixed", "ranking": "total", "seed": ""}
+    zero = submit(client, f"/c/{club}/nights/new?lang=en", form)
+    page = zero.get_data(as_text=True)
+    assert zero.status_code == 400 and "Number must be between 1 and 10." in page
+    assert "This field is required" not in page
+    assert all(f'value="{pid}" checked' in page for pid in ticked)
+    long = submit(client, f"/c/{club}/nights/new?lang=en", {**form, "rounds": "2", "new": "Zora\n" + "Y" * 50})
+    page = long.get_data(as_text=True)
+    assert long.status_code == 400 and "players[" not in page
+    assert f'id="new-error">“{"Y" * 23}…”: A name may be at most 40 characters long.</span>' in html.unescape(page)
+    assert all(f'value="{pid}" checked' in page for pid in ticked)
 
 
 def test_the_state_tag_changes_with_a_hand_at_any_table(client: FlaskClient) -> None:

@@ -51,6 +51,8 @@ CLUB_FORMAT = "scarto-club/1"
 DEFAULT_KEYS = ("language", "pack", "ruleset", "end", "settle", "stake")
 """What a club's defaults for new matches may hold (as in ``scarto-match/1``)."""
 MAX_NAME = 40
+MAX_SHORT = 12
+"""A short name's length, for narrow columns (CLUB.md)."""
 
 
 class ClubError(store.StoreError):
@@ -249,7 +251,7 @@ def _short(value: str | None) -> str | None:
     """A short name as its name is read; none when nothing visible is left (spaces, zero-width characters)."""
     if value is None or not player_name(value):
         return None
-    return clean_name(value, "short")[:12]
+    return clean_name(value, "short")[:MAX_SHORT]
 
 
 def add_player(db: sqlite_utils.Database, club_id: int, name: str, short: str | None = None, *,

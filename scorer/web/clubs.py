@@ -51,7 +51,15 @@ from .context import (
 )
 from .context import file_name as _file_name
 from .forms import Form, MatchEndFields, RuleSwitchFields, choices
-from .labels import PRESET_NAMES, PROBLEM_LABELS, SETTLE_LABELS, current_language, error_text
+from .labels import (
+    PRESET_NAMES,
+    PROBLEM_LABELS,
+    SETTLE_LABELS,
+    current_language,
+    error_text,
+    message_text,
+)
+from .roster import pick_players, roster_lines, roster_problems, ticked_players
 
 bp = Blueprint("clubs", __name__)
 
@@ -215,17 +223,6 @@ def _stake(text: str) -> Decimal | None:
     return value if value.is_finite() and value >= 0 and len(text) <= 12 else None
 
 
-def roster_lines(text: str) -> list[tuple[str, str | None]]:
-    """``Name`` or ``Name, Short`` per line, blank lines skipped."""
-    out = []
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        name, _sep, short = line.partition(",")
-        out.append((name.strip(), short.strip() or None))
-    return out
-
-
 class SeasonForm(Form):
     name = StringField(_l("Name of the season"), validators=[DataRequired(), Length(max=40)])
     start = DateField(_l("From"), validators=[DataRequired()])
@@ -268,18 +265,18 @@ def new_club() -> Any:
         form.language.data = current_language()
     if form.validate_on_submit():
         players = roster_lines(form.roster.data or "")
+        problems = [_("A club may have at most %(n)s players.", n=MAX_ROSTER)] if len(players) > MAX_ROSTER \
+            else roster_problems(players)
+        form.roster.errors = [*form.roster.errors, *problems]  # said at the box, each with its name
         try:
-            if len(players) > MAX_ROSTER:
-                raise ScartoError(_("A club may have at most %(n)s players.", n=MAX_ROSTER))
-            names = [club_store.clean_name(n, f"line {i}") for i, (n, _s) in enumerate(players, start=1)]
-            if len({n.casefold() for n in names}) != len(names):
-                raise ScartoError(_("Each player needs a different name."))
-            club = club_store.create_club(get_db(), form.name.data or "", players, form.defaults())
+            club = None if problems else club_store.create_club(get_db(), form.name.data or "", players,
+                                                                 form.defaults())
         except ScartoError as exc:
             form.form_errors.append(error_text(exc))
         else:
-            flash(_("Club created. Keep the edit link: it is the key to the club."))
-            return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
+            if club is not None:
+                flash(_("Club created. Keep the edit link: it is the key to the club."))
+                return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
     status = 400 if request.method == "POST" else 200
     return render_template("club_new.html", form=form), status
 
@@ -391,29 +388,24 @@ def start_match(token: str) -> Any:
     ruleset = find_ruleset(club.settings.get("ruleset"))
     form = PickForm()
     problem = None
-    ticked: list[int] = []
+    ticked = ticked_players()
     if form.validate_on_submit():
-        ticked = [int(v) for v in request.form.getlist("player") if v.isdecimal() and len(v) < 19]
-        new_names = [line.strip() for line in (form.new.data or "").splitlines() if line.strip()]
         try:
-            players = [club_store.get_player(db, club.id, pid) for pid in dict.fromkeys(ticked)]
-            if any(p.merged_into is not None for p in players):  # a page from before a merge
-                raise store.NotFound("merged")
-            names = [p.name for p in players] + [club_store.clean_name(n, "new") for n in new_names]
-            if len(names) != ruleset.players:
-                raise ScartoError(_("Pick %(n)s players: %(k)s picked.", n=ruleset.players, k=len(names)))
-            if len({n.casefold() for n in names}) != len(names):
-                raise ScartoError(_("Each player needs a different name."))
-            data = _match_data(club, names, secrets.choice(names))
-            record = parse_match(data)
-            row = club_store.add_record(db, club.id, record, names)  # its own write, in turn with the others
+            names, problems = pick_players(db, club.id, ticked, form.new.data or "")
         except store.NotFound:
-            problem = _("That player is not on the club's roster; reload the page.")
-        except ScartoError as exc:
-            problem = error_text(exc)
-        else:
-            flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
-            return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
+            names, problems, problem = [], [], _("That player is not on the club's roster; reload the page.")
+        form.new.errors = [*form.new.errors, *problems]  # each typed name's problem, at the box of new names
+        if problem is None and not problems and len(names) != ruleset.players:
+            problem = _("Pick %(n)s players: %(k)s picked.", n=ruleset.players, k=len(names))
+        if problem is None and not problems:
+            try:
+                record = parse_match(_match_data(club, names, secrets.choice(names)))
+                row = club_store.add_record(db, club.id, record, names)  # its own write, in turn with the others
+            except ScartoError as exc:
+                problem = message_text(exc)
+            else:
+                flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
+                return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
     status = 400 if request.method == "POST" else 200
     return render_template("club_start.html", club=club, token=token, form=form, problem=problem,
                            players=club_store.recent_players(db, club.id), ticked=set(ticked),
@@ -548,7 +540,8 @@ def rename_player(token: str, player_id: int) -> Any:
     club, _can_edit = load_club(token, edit=True)
     form = PlayerForm()
     if not form.validate_on_submit():
-        flash(_("Write the new name (at most 40 characters)."), "error")
+        flash(_("A short name is at most %(most)s characters.", most=club_store.MAX_SHORT) if form.short.errors
+              and not form.name.errors else _("Write the new name (at most 40 characters)."), "error")
         return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
     try:
         club_store.rename_player(get_db(), club.id, player_id, form.name.data or "", form.short.data)

@@ -140,3 +140,23 @@ def error_text(exc: ScartoError) -> str:
         return read_error_text(exc)
     message = _(exc.message)
     return f"{exc.where}: {message}" if exc.where else message
+
+
+def message_text(exc: ScartoError) -> str:
+    """A core error's sentence in the page's language, without where it stands in a file: for a form,
+    whose fields say where (``players[3]`` means nothing there)."""
+    from flask_babel import gettext
+
+    return render_read(exc.key, exc.params, translate=gettext) if exc.key else _(exc.message)
+
+
+def name_error_text(name: str, exc: ScartoError) -> str:
+    """A name's error told with the name as it was typed. A long name is shortened: the message is about
+    it, not a copy of it."""
+    return named(name, message_text(exc))
+
+
+def named(name: str, message: str) -> str:
+    """A message about one typed name, the name first (quoted, at most 24 characters shown)."""
+    shown = name.strip() if len(name.strip()) <= 24 else name.strip()[:23] + "…"
+    return _("“%(name)s”: %(problem)s", name=shown, problem=message)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -34,7 +35,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from ..engine.errors import ScartoError
 from ..engine.nights import places as ranking_places
@@ -47,7 +48,8 @@ from .context import POLL_SECONDS, club_request, disposition, get_db, load_club,
 from .context import file_name as _file_name
 from .forms import Form, choices
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
-from .labels import PRESET_NAMES, current_language, error_text
+from .labels import PRESET_NAMES, current_language, error_text, message_text, name_error_text
+from .roster import pick_players, ticked_players
 
 bp = Blueprint("nights", __name__)
 api_bp = Blueprint("nights_api", __name__)
@@ -99,7 +101,7 @@ class NightForm(Form):
     title = StringField(_l("Name of the night"), validators=[DataRequired(), Length(max=40)])
     date = DateField(_l("Date"), validators=[DataRequired()])
     new = TextAreaField(_l("New players, one per line"), validators=[Optional(), Length(max=2000)])
-    rounds = IntegerField(_l("Rounds"), validators=[DataRequired(), NumberRange(min=1, max=night_store.MAX_ROUNDS)],
+    rounds = IntegerField(_l("Rounds"), validators=[InputRequired(), NumberRange(min=1, max=night_store.MAX_ROUNDS)],
                           default=3)
     hands = IntegerField(_l("Hands per round (empty: one deal each)"),
                          validators=[Optional(), NumberRange(min=1, max=night_store.MAX_HANDS)])
@@ -134,15 +136,14 @@ def new_night(token: str) -> Any:
         form.preset.data = default_preset if default_preset in PRESETS and PRESETS[default_preset].players == 3 \
             else "classic"
     problem = None
-    ticked: list[int] = []
+    ticked = ticked_players()
     if form.validate_on_submit():
-        ticked = [int(v) for v in request.form.getlist("player") if v.isdecimal() and len(v) < 19]
         try:
-            players = [club_store.get_player(db, club.id, pid) for pid in dict.fromkeys(ticked)]
-            if any(p.merged_into is not None for p in players):
-                raise store.NotFound("merged")
-            names = [p.name for p in players] + [line.strip() for line in (form.new.data or "").splitlines()
-                                                 if line.strip()]
+            names, problems = pick_players(db, club.id, ticked, form.new.data or "")
+        except store.NotFound:
+            names, problems, problem = [], [], _("That player is not on the club's roster; reload the page.")
+        form.new.errors = [*form.new.errors, *problems]  # each typed name's problem, at the box of new names
+        if problem is None and not problems:
             preset = form.preset.data or "classic"
             data: dict[str, Any] = {
                 "title": form.title.data, "date": form.date.data.isoformat() if form.date.data else None,
@@ -153,18 +154,25 @@ def new_night(token: str) -> Any:
                 data["hands_per_round"] = form.hands.data
             if form.seed.data is not None:
                 data["seed"] = form.seed.data
-            spec = night_store.parse_night(data, club.settings)
-            night = night_store.create_night(db, club, spec, title_for(_club_language(club)))
-        except store.NotFound:
-            problem = _("That player is not on the club's roster; reload the page.")
-        except ScartoError as exc:
-            problem = error_text(exc)
-        else:
-            flash(_("The night is seated: round 1 is at the tables."))
-            return redirect(url_for("nights.night_page", token=night.edit_token))
+            try:
+                spec = night_store.parse_night(data, club.settings)
+                night = night_store.create_night(db, club, spec, title_for(_club_language(club)))
+            except ScartoError as exc:
+                problem = _form_problem(exc, names)
+            else:
+                flash(_("The night is seated: round 1 is at the tables."))
+                return redirect(url_for("nights.night_page", token=night.edit_token))
     status = 400 if request.method == "POST" else 200
     return render_template("night_new.html", club=club, token=token, form=form, problem=problem,
                            players=club_store.recent_players(db, club.id), ticked=set(ticked)), status
+
+
+def _form_problem(exc: ScartoError, names: list[str]) -> str:
+    """The night's refusal said on the form: about a player, with their name (not ``players[3]``)."""
+    seat = re.fullmatch(r"players\[(\d+)\]", exc.where)
+    if seat and int(seat.group(1)) < len(names):
+        return name_error_text(names[int(seat.group(1))], exc)
+    return message_text(exc)
 
 
 # --- the night's pages ----------------------------------------------------------------

@@ -1,0 +1,80 @@
+"""The players a club's forms name: typed one a line on the roster's box, or ticked on the roster.
+
+Shared by the club's pages and the night's (blueprints do not import one another). Each typed name's
+problem is said with the name, at the box it was typed in: a form has no ``players[3]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask_babel import gettext as _
+
+from ..engine.errors import ScartoError
+from ..storage import clubs as club_store
+from ..storage import store
+from .labels import name_error_text, named
+
+
+def roster_lines(text: str) -> list[tuple[str, str | None]]:
+    """``Name`` or ``Name, Short`` per line, blank lines skipped."""
+    out = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        name, _sep, short = line.partition(",")
+        out.append((name.strip(), short.strip() or None))
+    return out
+
+
+def roster_problems(lines: list[tuple[str, str | None]]) -> list[str]:
+    """What is wrong with a typed roster, each said with its name (a line number means little in a box
+    that skips blank lines): a name that cannot be one, a name twice, a short name too long."""
+    problems, seen = [], set()
+    for name, short in lines:
+        shown = name or f", {short}"
+        try:
+            key = club_store.name_key(club_store.clean_name(name))
+        except ScartoError as exc:
+            problems.append(name_error_text(shown, exc))
+            continue
+        if key in seen:
+            problems.append(named(name, _("named twice: each player is listed once")))
+        seen.add(key)
+        if short is not None and len(short) > club_store.MAX_SHORT:
+            problems.append(named(f"{name}, {short}", _(
+                "a short name is at most %(most)s characters; this one has %(length)s",
+                most=club_store.MAX_SHORT, length=len(short))))
+    return problems
+
+
+def ticked_players() -> list[int]:
+    """The roster players ticked on a form (ids), read whether or not the rest of it is right: a form
+    answered with a problem shows them ticked still."""
+    return [int(v) for v in request.form.getlist("player") if v.isdecimal() and len(v) < 19]
+
+
+def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[list[str], list[str]]:
+    """The names of the players ticked, then of those typed (one a line), and what is wrong with the typed
+    ones, each said with its name: one that cannot be a name, one given twice (or typed and ticked).
+
+    store.NotFound when a ticked player is not on the roster (a page from before a merge).
+    """
+    players = [club_store.get_player(db, club_id, pid) for pid in dict.fromkeys(ticked)]
+    if any(p.merged_into is not None for p in players):
+        raise store.NotFound("merged")
+    names = [p.name for p in players]
+    seen = {club_store.name_key(n) for n in names}
+    problems = []
+    for line in filter(str.strip, typed.splitlines()):
+        try:
+            name = club_store.clean_name(line)
+        except ScartoError as exc:
+            problems.append(name_error_text(line, exc))
+            continue
+        if club_store.name_key(name) in seen:
+            problems.append(named(name, _("named twice: each player is listed once")))
+        seen.add(club_store.name_key(name))
+        names.append(name)
+    return names, problems
