@@ -411,3 +411,19 @@ def test_impossible_pile_sizes_that_add_up_are_answered_where_the_player_sees_it
     page.fill("#size_0", "26")  # ...goes as soon as the total is right; the piles' shape is judged on saving
     expect(total).to_be_hidden()
     assert stored_hands(page, match_url) == []
+
+
+def test_long_names_keep_their_words_whole_on_the_dealer_buttons(page: Any, live_server: str, shot: Any) -> None:
+    """Each dealer button once shrank to a third of the row and broke long names mid-word ("Massimi /
+    liano / Bartolo / mei"): a button is as wide as its name, a long one takes a row of its own."""
+    names = ["Massimiliano Bartolomei", "Pierfrancesco Abbondanzieri", "Giovanbattistaferdinandoalessandro"]
+    response = page.request.post(live_server + "/api/matches", data={
+        "format": "scarto-match/1", "players": names, "first_dealer": names[0], "hands": []})
+    match_url = live_server + "/m/" + response.json()["edit_url"].split("/m/")[1]
+    for form in ("points", "honours"):
+        page.goto(match_url + f"hands/new/{form}")
+        heights = page.eval_on_selector_all("#dealer .seg-opt span", "spans => spans.map(s => s.offsetHeight)")
+        assert heights[:2] == [heights[0]] * 2 and heights[0] < 60, heights  # one line each: two words, whole
+        assert no_overflow(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot("hand-long-names")
