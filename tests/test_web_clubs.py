@@ -197,6 +197,20 @@ def test_rename_merge_and_the_history(app: Flask, client: FlaskClient) -> None:
     assert {p["name"]: p["total"] for p in stats} == {"Anna": 4, "Bruno Bianchi": -2, "Carla": -2}
 
 
+def test_tied_players_share_their_place_on_the_club_page_as_on_its_table(app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    token = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    client.post(f"/m/{token}/hands.json", json={"dealer": "Anna", "points": {"Anna": 30, "Bruno": 24, "Carla": 24}})
+
+    def places(page: str) -> list[str]:
+        body = page.split('<table class="club-table">')[1].split("</table>")[0].split("<tbody>")[1]
+        return re.findall(r'<tr><td class="num">(\d+)</td>', body)
+
+    assert places(client.get(f"/c/{edit}/").get_data(as_text=True)) == ["1", "2", "2"]  # it said 1, 2, 3
+    assert places(client.get(f"/c/{edit}/table").get_data(as_text=True)) == ["1", "2", "2"]
+
+
 def test_a_stand_alone_match_joins_the_club_mapping_its_names(app: Flask, client: FlaskClient) -> None:
     edit, _view = new_club(client)
     ids = player_ids(app, edit)

@@ -101,6 +101,10 @@ def test_points_all_typed_must_add_up(client: FlaskClient) -> None:
     assert "The counted points add up to 77; the classic pack counts 78 in all." in words
     assert 'value="24"' in response.get_data(as_text=True)  # what was typed is kept
     assert export(client, token)["hands"] == []
+    client.get("/?lang=it")
+    italian = text(record(client, token, "points", points_data({"Anna": 31, "Bruno": 22, "Carla": 24}, PLAYERS,
+                                                               "Anna")))
+    assert "con le regole «classico» il mazzo conta 78" in italian  # it said "il mazzo classic"
 
 
 def test_piccolo_deck_total_is_66(client: FlaskClient) -> None:

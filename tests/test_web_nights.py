@@ -284,6 +284,11 @@ def test_the_director_creates_a_night_with_the_form_and_starts_rounds(app: Flask
     assert "sync.js" in page and "QR code of the table" in page
     refused = submit(client, f"/n/{edit}/next", {}, page_url=f"/n/{edit}/", follow=True)
     assert "Tables 1, 2, 3 have not finished the round" in refused.get_data(as_text=True)
+    for table in night(client, edit)["rounds"][0]["tables"][:2]:
+        play_table(client, table)
+    one = submit(client, f"/n/{edit}/next?lang=it", {}, page_url=f"/n/{edit}/", follow=True)
+    assert "Il tavolo 3 non ha finito il turno" in one.get_data(as_text=True)  # not "I tavoli 3 non hanno"
+    client.get("/?lang=en")
     assert len(night(client, edit)["rounds"]) == 1
     offered = client.get(f"/n/{edit}/").get_data(as_text=True)
     assert 'name="round" type="hidden" value="2"' in offered

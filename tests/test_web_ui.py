@@ -41,6 +41,10 @@ def test_after_the_end_the_record_buttons_warn_first(client: FlaskClient) -> Non
     assert "Match over" in page
     warning = page.index('<details id="after-end-record"><summary>Record a hand anyway (it counts for nothing)')
     assert warning < page.index('id="record-points"')
+    after = submit(client, f"/m/{token}/hands/new/points", {"dealer": "Bruno", "points_0": "31", "points_1": "22",
+                                                              "expected_count": "1"}, follow=True)
+    said = after.get_data(as_text=True)
+    assert "Hand 2 saved" in said and "The match was over: this hand counts for nothing." in said
 
 
 def test_one_point_is_singular(client: FlaskClient) -> None:

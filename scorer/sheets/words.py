@@ -121,11 +121,16 @@ class Words:
         """A problem's sentence, card and suit names in the language and pack."""
         if not problem.key:
             return str(problem.message)
-        return render(problem.key, problem.params, translate=self.gettext, name_card=self.card_in_sentence,
+        params = problem.params
+        if isinstance(params.get("preset"), str):  # "the classico pack" in Italian, not "the classic pack"
+            params = {**params, "preset": self.preset_name(params["preset"])}
+        return render(problem.key, params, translate=self.gettext, name_card=self.card_in_sentence,
                       card_code=CODES.__getitem__, name_suit=self.suit_in_sentence, show_number=fraction_text)
 
     def preset_name(self, preset: str) -> str:
-        return self.gettext(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
+        """A preset's name in the language; a ruleset's ``classic/four`` (a preset and another's deal) part by part."""
+        return "/".join(self.gettext(PRESET_NAMES[part]) if part in PRESET_NAMES else part
+                        for part in preset.split("/"))
 
     def preset_description(self, preset: str) -> str:
         return self.gettext(PRESET_DESCRIPTIONS[preset]) if preset in PRESET_DESCRIPTIONS else ""

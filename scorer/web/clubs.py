@@ -336,8 +336,10 @@ def club_page(token: str) -> Any:
     matches = club_store.club_matches(db, view.club.id, limit=30)
     by_id = {s.match_id: s for s in view.summaries}
     history = list(reversed(club_store.events(db, view.club.id)))[:20]
+    table = view.table()[:10]
     response = Response(render_template(
-        "club_page.html", view=view, table=view.table()[:10], seasons=club_store.seasons(db, view.club.id),
+        "club_page.html", view=view, table=table, places=table_places(table),
+        seasons=club_store.seasons(db, view.club.id),
         season_form=season_form, matches=matches, more_matches=max(0, len(view.summaries) - len(matches)), by_id=by_id,
         history=history, preset_names=PRESET_NAMES))
     return remember_club(response, token)
@@ -611,12 +613,17 @@ class TableView:
         return self.season.name if self.season else _("All time")
 
     def places(self) -> list[int]:
-        """Each row's place; equal totals share a place (under the total ranking)."""
-        out: list[int] = []
-        for i, row in enumerate(self.rows):
-            same = self.by == "total" and i and row.total == self.rows[i - 1].total
-            out.append(out[-1] if same else i + 1)
-        return out
+        return table_places(self.rows, self.by)
+
+
+def table_places(rows: list[stats.PlayerStats], by: str = "total") -> list[int]:
+    """Each row's place; equal totals share a place (under the total ranking), on the club's page as on
+    its table (the page once numbered tied players 1, 2, 3)."""
+    out: list[int] = []
+    for i, row in enumerate(rows):
+        same = by == "total" and i and row.total == rows[i - 1].total
+        out.append(out[-1] if same else i + 1)
+    return out
 
 
 def table_view(token: str) -> TableView:

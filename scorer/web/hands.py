@@ -200,6 +200,8 @@ def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:
         abort(404)
     number = store.hand_number(db, saved) or view.next_number  # a retry answered as its first save was
     message = _saved_message(number, result, edited=hand is not None)
+    if hand is None and view.table.finished:  # listed, but the match had ended: said where the table reads it
+        message += " " + _("The match was over: this hand counts for nothing.")
     if ("message", message) not in session.get("_flashes", []):  # a retry whose first answer was lost: once
         flash(message)
     target = url_for("matches.match_page", token=view.token)

@@ -22,7 +22,7 @@ from typing import Any
 
 import segno
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import force_locale
+from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import (
@@ -263,8 +263,10 @@ def next_round(token: str) -> Any:
         flash(_("Round %(n)s is at the tables already (started by a second tap or another phone): nothing more "
                 "was started.", n=exc.current), "error")
     except night_store.NotDone as exc:
-        flash(_("Tables %(tables)s have not finished the round. Wait for them, or tick \"Start it anyway\" "
-                "and say why.", tables=", ".join(str(t) for t in exc.tables)), "error")
+        flash(ngettext("Table %(tables)s has not finished the round. Wait for it, or tick \"Start it anyway\" "
+                       "and say why.",
+                       "Tables %(tables)s have not finished the round. Wait for them, or tick \"Start it anyway\" "
+                       "and say why.", len(exc.tables), tables=", ".join(str(t) for t in exc.tables)), "error")
     except night_store.NightOver:
         flash(_("Every round of the night has been played."), "error")
     except ScartoError as exc:  # a limit of the club's (docs/LIMITS.md): its matches
