@@ -291,6 +291,29 @@ def test_the_table_seasons_sorting_csv_and_pdf(app: Flask, client: FlaskClient) 
     assert client.get(f"/c/{view}/players.json").get_json()["players"] == all_time
 
 
+def test_a_refused_season_keeps_what_was_typed_and_says_at_each_field_why(client: FlaskClient) -> None:
+    """The season form said one generic sentence and lost what was typed; a second "autunno" was taken."""
+    edit, _view = new_club(client)
+    typed = {"name": "Autunno", "start": "2026-12-31", "end": "2026-09-01"}
+    backwards = submit(client, f"/c/{edit}/seasons?lang=en", typed, page_url=f"/c/{edit}/")
+    page = html.unescape(backwards.get_data(as_text=True))
+    assert backwards.status_code == 400 and '<details id="new-season" open>' in page
+    assert 'id="end-error">The last day cannot come before the first.</span>' in page
+    assert 'value="Autunno"' in page and 'value="2026-12-31"' in page and 'value="2026-09-01"' in page
+    kept = submit(client, f"/c/{edit}/seasons", {**typed, "start": "2026-09-01", "end": "2026-12-31"},
+                  page_url=f"/c/{edit}/")
+    assert kept.status_code == 302
+    twice = submit(client, f"/c/{edit}/seasons?lang=en", {"name": " autunno ", "start": "2027-09-01",
+                                                          "end": "2027-12-31"}, page_url=f"/c/{edit}/")
+    assert twice.status_code == 400
+    assert 'id="name-error">The club has a season called autunno already.</span>' in twice.get_data(as_text=True)
+    nameless = submit(client, f"/c/{edit}/seasons?lang=en", {"name": "", "start": "2027-09-01", "end": "x"},
+                      page_url=f"/c/{edit}/")
+    page = nameless.get_data(as_text=True)
+    assert nameless.status_code == 400 and 'id="name-error"' in page and 'id="end-error"' in page
+    assert page.count("<h2>") > 3  # the whole club page, not a bare form
+
+
 def test_the_api_creates_a_club_and_club_matches(client: FlaskClient) -> None:
     response = client.post("/api/clubs", json={"format": "scarto-club/1", "name": "Bar Sport",
                                                "players": ["Anna", {"name": "Bruno", "short": "B"}]})

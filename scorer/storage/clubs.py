@@ -60,7 +60,7 @@ class ClubError(store.StoreError):
 
 
 class NameTaken(ClubError):
-    """Another roster player already has that name."""
+    """Another roster player (or season) already has that name."""
 
 
 @dataclass(frozen=True)
@@ -493,8 +493,11 @@ def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, e
         count = db.execute("SELECT COUNT(*) FROM club_seasons WHERE club_id = ?", [club_id]).fetchone()[0]
         if count >= MAX_SEASONS:
             raise ReadError.of("limit.seasons", "seasons", count=count + 1, limit=MAX_SEASONS)
+        name = clean_name(name)
+        if any(name_key(s.name) == name_key(name) for s in seasons(db, club_id)):  # two "Inverno"s: which is it?
+            raise NameTaken(name)
         pk = db.execute('INSERT INTO club_seasons (club_id, name, start, "end") VALUES (?, ?, ?, ?)',
-                        [club_id, clean_name(name), start, end]).lastrowid
+                        [club_id, name, start, end]).lastrowid
     assert pk is not None
     return get_season(db, club_id, int(pk))
 

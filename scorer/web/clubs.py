@@ -330,9 +330,12 @@ def _file_errors(club_file: club_store.ClubFile) -> list[str]:
 @bp.get("/c/<token>/")
 def club_page(token: str) -> Any:
     """The club: start a match, the table, the players, the seasons, the matches, the history."""
+    return _club_page(token, SeasonForm(formdata=None))
+
+
+def _club_page(token: str, season_form: SeasonForm) -> Response:
     view = club_view(token)
     db = get_db()
-    season_form = SeasonForm()
     matches = club_store.club_matches(db, view.club.id, limit=30)
     by_id = {s.match_id: s for s in view.summaries}
     history = list(reversed(club_store.events(db, view.club.id)))[:20]
@@ -684,21 +687,25 @@ def table_pdf(token: str) -> Response:
 
 @bp.post("/c/<token>/seasons")
 def add_season(token: str) -> Any:
+    """A season from the club page's form; refused, the page again with what was typed and, at each field,
+    what is wrong with it."""
     club, _can_edit = load_club(token, edit=True)
     form = SeasonForm()
-    if not form.validate_on_submit() or form.start.data is None or form.end.data is None:
-        flash(_("A season needs a name and two dates, the first not after the second."), "error")
-        return redirect(url_for("clubs.club_page", token=token))
-    if form.end.data < form.start.data:
-        flash(_("A season needs a name and two dates, the first not after the second."), "error")
-        return redirect(url_for("clubs.club_page", token=token))
-    try:
-        season = club_store.add_season(get_db(), club.id, form.name.data or "", form.start.data.isoformat(),
-                                       form.end.data.isoformat())
-    except ScartoError as exc:
-        flash(error_text(exc), "error")
-        return redirect(url_for("clubs.club_page", token=token))
-    return redirect(url_for("clubs.table", token=token, season=season.id))
+    if form.validate_on_submit() and form.start.data is not None and form.end.data is not None:
+        if form.end.data < form.start.data:
+            form.end.errors = [*form.end.errors, _("The last day cannot come before the first.")]
+        else:
+            try:
+                season = club_store.add_season(get_db(), club.id, form.name.data or "",
+                                               form.start.data.isoformat(), form.end.data.isoformat())
+            except club_store.NameTaken as exc:
+                form.name.errors = [*form.name.errors, _("The club has a season called %(name)s already.",
+                                                          name=str(exc))]
+            except ScartoError as exc:
+                form.name.errors = [*form.name.errors, message_text(exc)]
+            else:
+                return redirect(url_for("clubs.table", token=token, season=season.id))
+    return _club_page(token, form), 400
 
 
 @bp.post("/c/<token>/seasons/<int:season_id>/delete")

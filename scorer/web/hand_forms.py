@@ -14,6 +14,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from wtforms import HiddenField, RadioField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
@@ -24,6 +25,7 @@ from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
 from .forms import Form
+from .labels import page_words
 
 MAX_PLAYERS = 4
 """The most players a preset has (``four``); forms have a field per seat up to it."""
@@ -86,17 +88,29 @@ _TRICK_NUMBER = re.compile(r"^\s*\d{1,2}\s*[.:)]\s*")
 def parse_cards(text: str, rules: Ruleset, field: str, whose: str) -> list[int]:
     """Typed cards (codes, or names in any language) to card indices of the ruleset's pack.
 
-    EntryError naming the first word that is not a card, or a card not in the pack.
+    EntryError naming every word that is not a card (all of them: a player fixing the first should not
+    meet the next only on saving again), or the first card not in the pack.
     """
-    cards = []
+    cards, unknown = [], []
     for token, card in split_cards(text, aliases()):  # the names of every language, for typed text only
         if card is None:
-            raise EntryError(field, _("%(whose)s: “%(card)s” is not a card.", whose=whose, card=token))
-        if card not in rules.pack:
+            unknown.append(token)
+        elif card not in rules.pack:
             raise EntryError(field, _("%(whose)s: %(card)s is not in the %(preset)s pack.",
-                                      whose=whose, card=CODES[card], preset=rules.name))
-        cards.append(card)
+                                      whose=whose, card=CODES[card], preset=page_words().preset_name(rules.name)))
+        else:
+            cards.append(card)
+    if unknown:
+        shown = ", ".join(_("“%(text)s”", text=token) for token in unknown[:UNKNOWN_SHOWN])  # the language's quotes
+        if len(unknown) > UNKNOWN_SHOWN:
+            shown += " …"
+        raise EntryError(field, ngettext("%(whose)s: %(cards)s is not a card.", "%(whose)s: %(cards)s are not cards.",
+                                         len(unknown), whose=whose, cards=shown))
     return cards
+
+
+UNKNOWN_SHOWN = 8
+"""At most this many words that are not cards are quoted back; more are "…"."""
 
 
 def tricks_from_text(text: str, rules: Ruleset) -> list[list[str]]:
