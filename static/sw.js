@@ -13,7 +13,7 @@
 "use strict";
 /* global VERSION, ASSETS */
 var ASSET_CACHE = "scarto-assets-" + VERSION, PAGE_CACHE = "scarto-pages";
-var SYNC_TAG = "scarto-queue", MAX_PAGES = 300, FLUSH_WAIT = 4000, PAGE_WAIT = 10000, SEND_WAIT = 10000;
+var SYNC_TAG = "scarto-queue", MAX_PAGES = 300, FLUSH_WAIT = 4000, PAGE_WAIT = 10000;  // SEND_WAIT: the head, /sw.js
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(ASSET_CACHE).then(function (cache) { return cache.addAll(ASSETS); })

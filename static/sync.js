@@ -9,7 +9,7 @@
   // the page's address and tag: a copy shown offline for another page asks the right state.json
   var T = JSON.parse(script.dataset.texts), base = script.dataset.sync || location.pathname.replace(/[^/]*$/, "");
   var stateUrl = base + "state.json", etag = tag(script);
-  var timer = null, every = 3000, told = 3000, busy = false, away = base !== location.pathname;
+  var timer = null, told = 1000 * (+script.dataset.poll || 3), every = told, busy = false, away = base !== location.pathname;
   var main = document.querySelector("main"), sw = navigator.serviceWorker;
   var KEEP = { "offline-mark": 0, "waiting": 1, "install": 1 };
 

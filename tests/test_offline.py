@@ -122,6 +122,25 @@ def test_the_icon_drawn_by_blocks_is_the_icon_drawn_pixel_by_pixel(size: int, ma
 # --- the service worker and the versioned files ----------------------------------------------
 
 
+def test_the_paces_are_the_apps_to_set_and_reach_the_page_and_the_worker(tmp_path: Path) -> None:
+    """POLL_SECONDS reaches the page (the first ask is a 304, which says no pace) and every state.json;
+    SEND_WAIT_SECONDS the worker's head. At the usual paces the page carries nothing more."""
+    from scorer import create_app
+
+    for settings, poll, attr, wait in (({}, 3, "", 10_000),
+                                       ({"POLL_SECONDS": 1, "SEND_WAIT_SECONDS": 4}, 1, ' data-poll="1"', 4_000)):
+        app = create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{poll}.sqlite"), "SECRET_KEY": "x",
+                          **settings})
+        client = app.test_client()
+        token = start_match(client)
+        page = client.get(f"/m/{token}/").get_data(as_text=True)
+        script = re.search(r'<script src="/static/sync\.js[^>]*>', page)
+        assert script is not None and ("data-poll" in script.group(0)) == bool(attr)
+        assert attr in script.group(0)
+        assert client.get(f"/m/{token}/state.json").get_json()["poll"] == poll
+        assert f"const SEND_WAIT = {wait};" in client.get("/sw.js").get_data(as_text=True)
+
+
 def test_the_service_worker_is_served_from_the_root_with_the_version(client: FlaskClient) -> None:
     response = client.get("/sw.js")
     assert response.status_code == 200

@@ -333,7 +333,7 @@ def club_page(token: str) -> Any:
     return _club_page(token, SeasonForm(formdata=None))
 
 
-def _club_page(token: str, season_form: SeasonForm) -> Response:
+def _club_page(token: str, season_form: SeasonForm) -> BaseResponse:
     view = club_view(token)
     db = get_db()
     matches = club_store.club_matches(db, view.club.id, limit=30)

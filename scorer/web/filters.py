@@ -25,6 +25,7 @@ from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord
 from ..engine.validation import Problem
 from ..sheets import cardfaces
+from .context import poll_attr
 from .kept import messages_here
 from .labels import (
     PRESET_DESCRIPTIONS,
@@ -71,6 +72,7 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "card_sprite": _card_sprite,
         "error_attrs": error_attrs,
         "sync_texts": sync_texts,
+        "poll_attr": poll_attr,
         "messages_here": messages_here,
     })
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})

@@ -44,7 +44,7 @@ from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
 from ..storage import nights as night_store
 from ..storage import store
-from .context import POLL_SECONDS, club_request, disposition, get_db, load_club, make_pdf, pdf_turn, text_cell
+from .context import club_request, disposition, get_db, load_club, make_pdf, pdf_turn, poll_seconds, text_cell
 from .context import file_name as _file_name
 from .forms import Form, choices
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
@@ -205,7 +205,7 @@ def night_state_tag(token: str) -> Response:
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
-    return Response(f'{{"state": "{tag}", "poll": {POLL_SECONDS}}}', mimetype="application/json", headers=headers)
+    return Response(f'{{"state": "{tag}", "poll": {poll_seconds()}}}', mimetype="application/json", headers=headers)
 
 
 def _number(value: Fraction) -> Any:

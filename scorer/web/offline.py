@@ -26,7 +26,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from ..storage import store
-from .context import POLL_SECONDS, get_db, load_match
+from .context import get_db, load_match, poll_seconds
 
 bp = Blueprint("offline", __name__)
 
@@ -95,10 +95,16 @@ def _assets() -> list[str]:
     return urls + [url_for(".manifest")]
 
 
+SEND_WAIT_SECONDS = 10
+"""How long the service worker waits for a change's answer to begin before giving it up as a network
+failure (docs/OFFLINE.md); the app's ``SEND_WAIT_SECONDS`` setting says another (the browser tests')."""
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker, from the root so that its scope is the whole app."""
-    head = f"const VERSION = {json.dumps(static_version())};\nconst ASSETS = {json.dumps(_assets())};\n"
+    head = (f"const VERSION = {json.dumps(static_version())};\nconst ASSETS = {json.dumps(_assets())};\n"
+            f"const SEND_WAIT = {1000 * int(current_app.config.get('SEND_WAIT_SECONDS', SEND_WAIT_SECONDS))};\n")
     response = Response(head + _worker_source(str(current_app.static_folder)), mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
@@ -234,5 +240,5 @@ def match_state(token: str) -> Response:
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         return Response(status=304, headers=headers)
-    body = json.dumps({"state": tag, "poll": POLL_SECONDS})
+    body = json.dumps({"state": tag, "poll": poll_seconds()})
     return Response(body, mimetype="application/json", headers=headers)

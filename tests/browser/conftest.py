@@ -44,10 +44,20 @@ def browser_context_args() -> dict[str, Any]:
             "locale": "en-GB"}
 
 
+TEST_PACE = 1
+"""How often a watching page asks in the browser tests (seconds; the app's is 3): each test that waits
+for another phone's change waits a third as long. Tests of the pace itself are marked ``real_pace``."""
+TEST_SEND_WAIT = 4
+"""How long the service worker waits for an answer to begin in the browser tests (seconds; the app's
+is 10): the test of a send that hangs waits less. A local answer begins within a second, even under load."""
+
+
 @pytest.fixture()
-def live_server(tmp_path: Path) -> Iterator[str]:
+def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
     """The app served on 127.0.0.1 (a free port) from a temporary database; yields its base URL."""
-    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "browser-tests"})
+    pace = {} if request.node.get_closest_marker("real_pace") else {"POLL_SECONDS": TEST_PACE,
+                                                                   "SEND_WAIT_SECONDS": TEST_SEND_WAIT}
+    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "browser-tests", **pace})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, args=(POLL,), daemon=True)
     thread.start()

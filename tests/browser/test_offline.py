@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from scorer.storage import db as database
 from scorer.web import context as web_context
-from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS
+from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS, TEST_PACE
 from tests.browser.handflows import new_match, new_match_links, stored_hands, tricks_as_played
 from tests.seed import dealt_by, match_file
 from tests.serverutil import csrf_token, hidden
@@ -26,7 +26,8 @@ from tests.serverutil import csrf_token, hidden
 pytestmark = pytest.mark.browser
 
 UPDATE_SECONDS = 6
-"""A watching match page shows another phone's hand within this (it polls every 3 s)."""
+"""A watching match page shows another phone's hand within this (it polls every TEST_PACE s)."""
+PACE_MS = TEST_PACE * 1000
 
 
 def until(page: Any, script: str, *, seconds: float = 15) -> Any:
@@ -226,7 +227,7 @@ def test_a_waiting_hand_whose_sending_hangs_is_given_up_and_sent_again_with_the_
         page.context.set_offline(False)
         page.wait_for_timeout(2000)
         assert len(hung) == 1 and stored_hands(page, match_url) == []
-        expect(page.locator("#waiting")).to_have_count(0, timeout=20000)  # 10 s, then the next poll's try
+        expect(page.locator("#waiting")).to_have_count(0, timeout=20000)  # TEST_SEND_WAIT, then the next try
         assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31, 40]
     finally:
         page.context.unroute("**/hands/new/points")
@@ -252,11 +253,11 @@ def test_an_entry_waiting_behind_a_held_one_does_not_make_the_page_fetch_itself_
     expect(page.locator("#waiting li[data-state=held]")).to_have_count(1, timeout=10000)
     expect(page.locator("#waiting li[data-state=waiting]")).to_have_count(1)
     expect(page.locator("table.standings tbody tr")).to_have_count(1, timeout=UPDATE_SECONDS * 1000)
-    page.wait_for_timeout(1000)
+    page.wait_for_timeout(PACE_MS)
     seen: list[str] = []
     page.on("request", lambda r: seen.append("refresh" if r.headers.get("x-scarto-refresh")
                                             else "ask" if "state.json" in r.url else "other"))
-    page.wait_for_timeout(7000)
+    page.wait_for_timeout(3 * PACE_MS + 500)  # three asks
     assert seen.count("ask") >= 2 and seen.count("refresh") == 0, seen
     expect(page.locator("#waiting li")).to_have_count(2)  # both still listed for the player to decide
 
@@ -510,6 +511,7 @@ def test_a_watching_page_of_earlier_hands_stays_on_them_when_it_updates(page: An
     assert page.url.endswith("?page=2")
 
 
+@pytest.mark.real_pace
 @pytest.mark.parametrize("failure", ["lost", "busy"])
 def test_after_a_failed_ask_the_first_answer_brings_the_pace_back(browser: Any, browser_context_args: dict[str, Any],
                                                                   live_server: str, failure: str) -> None:
@@ -660,7 +662,7 @@ def test_a_page_the_worker_brought_up_to_date_keeps_the_tag_of_what_it_shows(
         watcher.on("response", lambda r: seen.append("refresh" if r.request.headers.get("x-scarto-refresh")
                                                      else str(r.status) if "state.json" in r.url else "other"))
         watcher.unroute("**/state.json")
-        watcher.wait_for_timeout(4000)  # one ask at least (every 3 s)
+        watcher.wait_for_timeout(PACE_MS + 1000)  # one ask at least
         assert "304" in seen and "refresh" not in seen and "200" not in seen, seen
     finally:
         context.close()
@@ -685,7 +687,7 @@ def test_a_copy_shown_offline_for_another_page_asks_its_matchs_state_and_opens_t
     expect(page.locator("#offline-mark")).to_be_visible()
     expect(page.locator(".next h2")).to_have_text("Hand 1 — Anna deals")  # the match as kept
     snap(page, "offline-copy-for-another-page")
-    page.wait_for_timeout(3500)  # an ask or two, offline
+    page.wait_for_timeout(2 * PACE_MS + 500)  # an ask or two, offline
     page.context.set_offline(False)
     expect(page.locator("h1")).to_contain_text("Hand 1", timeout=UPDATE_SECONDS * 1000)
     expect(page.locator("#offline-mark")).to_have_count(0)
