@@ -93,3 +93,15 @@ def test_players_document_writes_numbers_as_scarto_result_does() -> None:
 def test_a_summary_survives_its_json_form() -> None:
     for summary in CLUB:
         assert MatchSummary.from_dict(summary.to_dict()) == summary
+
+
+def test_a_match_without_a_counted_hand_counts_for_no_one() -> None:
+    """A club night's table seated but not played showed in recent form as "place 1 of 3" and counted
+    as a match played: a match counts once it has a counted hand."""
+    waiting = MatchSummary(5, "2026-03-07", ("Anna", "Bruno", "Eva"), 1, (), False, uncounted=1)
+    club, seats = [*CLUB, waiting], {**SEATS, 5: ("A", "B", "E")}
+    assert by_key(club_table(club, seats)).keys() == by_key(club_table(CLUB, SEATS)).keys()  # no E
+    assert by_key(club_table(club, seats))["A"].matches == 3
+    detail = player_detail(club, seats, "A")
+    assert [line.match_id for line in detail.form] == [4, 3, 1]
+    assert all(r.key != "E" for r in detail.rivals)

@@ -197,6 +197,20 @@ def test_rename_merge_and_the_history(app: Flask, client: FlaskClient) -> None:
     assert {p["name"]: p["total"] for p in stats} == {"Anna": 4, "Bruno Bianchi": -2, "Carla": -2}
 
 
+def test_recent_form_links_each_match_and_leaves_out_one_not_played(app: Flask, client: FlaskClient) -> None:
+    edit, view = new_club(client)
+    ids = player_ids(app, edit)
+    played = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    client.post(f"/m/{played}/hands.json", json={"dealer": "Anna", "points": {"Anna": 30, "Bruno": 24, "Carla": 24}})
+    waiting = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Dora"]])  # seated, no hand yet
+    for token, link in ((edit, played), (view, None)):
+        page = client.get(f"/c/{token}/p/{ids['Anna']}?lang=en").get_data(as_text=True)
+        form = page.split("Recent form</h2>")[1].split("</ul>")[0]
+        assert form.count("<li>") == 1 and "Circolo Arci</a>" in form and "place 1 of 3" in form
+        assert waiting not in form and (link is None or f'href="/m/{link}/"' in form)
+    assert "Dora" not in client.get(f"/c/{edit}/table").get_data(as_text=True).split("<tbody>")[1]
+
+
 def test_tied_players_share_their_place_on_the_club_page_as_on_its_table(app: Flask, client: FlaskClient) -> None:
     edit, _view = new_club(client)
     ids = player_ids(app, edit)

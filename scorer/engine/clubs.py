@@ -244,8 +244,8 @@ def club_table(summaries: Iterable[MatchSummary], seats: Seats,
     stats: dict[Key, _Tally] = {}
     for summary in summaries:
         keys = seats.get(summary.match_id)
-        if keys is None or not in_range(summary, start, end):
-            continue
+        if keys is None or not summary.hands or not in_range(summary, start, end):
+            continue  # a table seated but not played (yet) is no match played
         _add_match(stats, summary, keys)
     return rank(t.stats() for t in stats.values())
 
@@ -323,15 +323,15 @@ def player_detail(summaries: Iterable[MatchSummary], seats: Seats, key: Key,
     running = Fraction(0)
     for summary in ordered(summaries):
         keys = seats.get(summary.match_id)
-        if keys is None or key not in keys or not in_range(summary, start, end):
-            continue
+        if keys is None or key not in keys or not summary.hands or not in_range(summary, start, end):
+            continue  # no counted hand: no place, no total, nothing to show in the form
         seat = list(keys).index(key)
         _add_match(stats, summary, [key if i == seat else ("other", i) for i in range(len(keys))])
         totals = summary.totals()
         mine = totals[seat]
         running += mine
         places = _places(totals)
-        won = summary.finished and bool(summary.hands) and places[seat] == 1
+        won = summary.finished and places[seat] == 1
         history.append(MatchLine(summary.match_id, summary.date, mine, places[seat], len(keys),
                                  summary.finished, won, running))
         for other in keys:

@@ -22,7 +22,7 @@ import hashlib
 import hmac
 import json
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -430,6 +430,17 @@ def club_matches(db: sqlite_utils.Database, club_id: int, limit: int = -1) -> li
     rows = db.query("SELECT m.* FROM club_matches c JOIN matches m ON m.id = c.match_id "
                     "WHERE c.club_id = ? ORDER BY m.id DESC LIMIT ?", [club_id, limit])
     return [store._match_row(r) for r in rows]
+
+
+def club_match_rows(db: sqlite_utils.Database, club_id: int, match_ids: Iterable[int]) -> dict[int, store.MatchRow]:
+    """Some of the club's matches by id (a player's recent form: their links and titles)."""
+    ids = list(dict.fromkeys(match_ids))
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    rows = db.query(f"SELECT m.* FROM club_matches c JOIN matches m ON m.id = c.match_id "  # marks: no values
+                    f"WHERE c.club_id = ? AND m.id IN ({marks})", [club_id, *ids])
+    return {row.id: row for row in map(store._match_row, rows)}
 
 
 def seats(db: sqlite_utils.Database, club_id: int) -> dict[int, tuple[int, ...]]:

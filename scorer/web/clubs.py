@@ -536,7 +536,9 @@ def player_page(token: str, player_id: int) -> Any:
     return render_template("club_player.html", view=view, player=player, detail=detail, chart=chart,
                            aliases=club_store.aliases(db, view.club.id, player.id), rename=rename, merge=merge,
                            season=season, seasons=club_store.seasons(db, view.club.id),
-                           problem_labels=PROBLEM_LABELS)
+                           problem_labels=PROBLEM_LABELS,
+                           form_matches=club_store.club_match_rows(db, view.club.id,
+                                                                   [line.match_id for line in detail.form]))
 
 
 @bp.post("/c/<token>/p/<int:player_id>/rename")
