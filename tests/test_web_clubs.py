@@ -85,6 +85,8 @@ def test_each_bad_roster_line_is_said_with_its_name_at_the_roster(client: FlaskC
         "“Bruno”: named twice: each player is listed once",
         "“, Ghost”: a player name must be non-empty text",
     ]
+    shorts = submit(client, "/clubs/new?lang=en", {"name": "X", "roster": "Anna Rossi, An\nAndrea, an", **DEFAULTS})
+    assert roster_errors(shorts) == ["“Andrea, an”: Anna Rossi has this short name already"]
     italian = submit(client, "/clubs/new?lang=it", {"name": "X", "roster": "Anna\nANNA", **DEFAULTS})
     assert roster_errors(italian) == ["«ANNA»: scritto due volte: ogni giocatore va indicato una volta sola"]
 

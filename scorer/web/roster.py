@@ -32,6 +32,7 @@ def roster_problems(lines: list[tuple[str, str | None]]) -> list[str]:
     """What is wrong with a typed roster, each said with its name (a line number means little in a box
     that skips blank lines): a name that cannot be one, a name twice, a short name too long."""
     problems, seen = [], set()
+    shorts: dict[str, str] = {}  # a short name's key -> the name that has it
     for name, short in lines:
         shown = name or f", {short}"
         try:
@@ -46,6 +47,11 @@ def roster_problems(lines: list[tuple[str, str | None]]) -> list[str]:
             problems.append(named(f"{name}, {short}", _(
                 "a short name is at most %(most)s characters; this one has %(length)s",
                 most=club_store.MAX_SHORT, length=len(short))))
+        elif short is not None and club_store.name_key(short) in shorts:  # two "An" in a narrow column
+            problems.append(named(f"{name}, {short}", _("%(other)s has this short name already",
+                                                        other=shorts[club_store.name_key(short)])))
+        if short is not None:
+            shorts.setdefault(club_store.name_key(short), name)
     return problems
 
 
