@@ -107,6 +107,18 @@ def test_a_refused_pick_keeps_the_players_ticked_and_says_each_typed_name_at_its
     assert f'value="{ids["Bruno"]}" checked' in short.get_data(as_text=True)
 
 
+def test_a_roster_name_typed_in_another_case_is_that_player_spelled_as_the_roster(
+        app: Flask, client: FlaskClient) -> None:
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    response = submit(client, f"/c/{edit}/start", {"player": [str(ids["Bruno"]), str(ids["Carla"])],
+                                                    "new": "  anna  "})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    token = response.headers["Location"].split("/m/")[1].strip("/")
+    assert json.loads(client.get(f"/m/{token}/export.json").get_data())["players"] == ["Bruno", "Carla", "Anna"]
+    assert len(player_ids(app, edit)) == 4  # no second Anna
+
+
 def test_a_match_started_from_the_club_takes_its_defaults_and_most_recent_players_come_first(
         app: Flask, client: FlaskClient) -> None:
     edit, _view = new_club(client)

@@ -73,14 +73,17 @@ def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[
     names = [p.name for p in players]
     seen = {club_store.name_key(n) for n in names}
     problems = []
-    for line in filter(str.strip, typed.splitlines()):
+    lines = [line for line in typed.splitlines() if line.strip()]
+    spelled = {club_store.name_key(p.name): p.name for p in club_store.roster(db, club_id)} if lines else {}
+    for line in lines:
         try:
             name = club_store.clean_name(line)
         except ScartoError as exc:
             problems.append(name_error_text(line, exc))
             continue
-        if club_store.name_key(name) in seen:
+        key = club_store.name_key(name)
+        if key in seen:
             problems.append(named(name, _("named twice: each player is listed once")))
-        seen.add(club_store.name_key(name))
-        names.append(name)
+        seen.add(key)
+        names.append(spelled.get(key, name))  # "anna" typed is the roster's Anna, spelled as the roster does
     return names, problems
