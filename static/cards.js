@@ -92,7 +92,7 @@
     }
 
     function clearTotalErrors() {
-      each(box.querySelectorAll("li[data-total], span.problem[data-field]"),
+      each(box.querySelectorAll("li[data-sum-off], span.problem[data-field]"),
            function (e) { e.hidden = true; });
       each(box.querySelectorAll("input[aria-invalid]"), function (i) { i.removeAttribute("aria-invalid"); });
       each(box.querySelectorAll("ul.problems"), function (ul) {
@@ -299,7 +299,7 @@
   var form = document.getElementById("hand-form");
   if (!form) return;
   var save = remember(form);
-  each(form.querySelectorAll("[data-total]"), numbers);
+  each(form.querySelectorAll("fieldset[data-total]"), numbers);
   var cards = form.querySelector(".cards-entry");
   if (cards && cards.querySelector("#grid")) cardsEntry(cards, save);
 }());

@@ -44,6 +44,20 @@ def browser_context_args() -> dict[str, Any]:
             "locale": "en-GB"}
 
 
+@pytest.fixture(autouse=True)
+def no_script_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test's page may not throw: an uncaught script error fails the test, whatever it asserted (a
+    refused save once left the counting-cards form without its grid, the page still answering)."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    page = request.getfixturevalue("page")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    yield
+    assert errors == [], "script errors on the page:\n" + "\n".join(errors)
+
+
 TEST_PACE = 1
 """How often a watching page asks in the browser tests (seconds; the app's is 3): each test that waits
 for another phone's change waits a third as long. Tests of the pace itself are marked ``real_pace``."""

@@ -408,6 +408,8 @@ def test_impossible_pile_sizes_that_add_up_are_answered_where_the_player_sees_it
     page.locator("#save").click()
     total = page.locator('#size-problems li[data-code="card_count"]')
     expect(total).to_be_visible()
+    expect(page.locator("#grid [data-card]").first).to_be_visible()  # the grid is still there to tap
+    expect(page.locator("#pick-0")).to_be_visible()
     page.fill("#size_0", "26")  # ...goes as soon as the total is right; the piles' shape is judged on saving
     expect(total).to_be_hidden()
     assert stored_hands(page, match_url) == []
