@@ -110,6 +110,11 @@ def test_audit_pdf_has_the_trick_table_and_count(client: FlaskClient) -> None:
                           check=True).stdout.decode()
     assert "The count in threes" in text
     assert re.search(r"\b25\b", text) and "Carla played the Cavalier of Batons" in text
+    # the count's cards drawn as the sheet draws them: no screen-reader names printed ("XXIthe World"),
+    # and the hand on one page (the web's faces, unstyled, spread it over eight)
+    count = text.split("The count in threes")[1]
+    assert "the World" not in count and "Queen of" not in count and "XXI XVII Q" in count
+    assert text.count("\f") == 1
 
 
 def test_stored_hand_audit(client: FlaskClient) -> None:

@@ -58,6 +58,7 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "card_face": _card_face,
         "code_face": _code_face,
         "card_face_pdf": _card_face_pdf,
+        "code_face_pdf": _code_face_pdf,
         "megabytes": megabytes,
     })
     app.jinja_env.globals.update({
@@ -168,6 +169,11 @@ def _code_face(code: str, named: bool = True) -> Markup | str:
 def _card_face_pdf(index: int) -> Markup:
     """A card drawn for a PDF sheet: the suit mark inline."""
     return Markup(cardfaces.card_face(index, current_language(), current_pack(), inline=True, named=False))
+
+
+def _code_face_pdf(code: str) -> Markup | str:
+    """A card code drawn for a PDF sheet (:func:`_card_face_pdf`); anything else as it is."""
+    return _card_face_pdf(CODES.index(code)) if code in CODES else code
 
 
 def _card_sprite() -> Markup:
