@@ -52,12 +52,25 @@ def test_four_players_need_four_names(client: FlaskClient) -> None:
     assert "Enter the names of all 4 players" in response.get_data(as_text=True)
 
 
+def test_spaces_inside_a_typed_name_are_one_and_a_currency_word_keeps_its_spelling(client: FlaskClient) -> None:
+    token = start_match(client, names=("Anna  Maria", "Bruno", "Carla"), stake="0.5", currency="Bier")
+    data = json.loads(client.get(f"/m/{token}/export.json").data)
+    assert data["players"][0] == "Anna Maria" and data["stake"] == {"per_point": "0.5", "currency": "Bier"}
+    token = start_match(client, stake="1,50", currency="eur")
+    assert json.loads(client.get(f"/m/{token}/export.json").data)["stake"] == {"per_point": "1.50",
+                                                                                "currency": "EUR"}
+    refused = submit(client, "/new", {"preset": "classic", "player_1": "Anna Maria", "player_2": "Anna   maria",
+                                      "player_3": "Carla", "first_dealer": "1", "end_kind": "hands",
+                                      "settle": "per_point"})
+    assert refused.status_code == 400 and "is given twice" in refused.get_data(as_text=True)
+
+
 def test_same_name_twice_is_refused(client: FlaskClient) -> None:
     response = submit(client, "/new", {"preset": "classic", "player_1": "Anna", "player_2": "anna",
                                        "player_3": "Carla", "first_dealer": "1", "end_kind": "hands",
                                        "settle": "per_point"})
     assert response.status_code == 400
-    assert "Each player needs a different name." in response.get_data(as_text=True)
+    assert "anna is given twice: each player needs a different name" in response.get_data(as_text=True)
 
 
 def test_bad_stake_is_refused_with_a_message(client: FlaskClient) -> None:
@@ -153,8 +166,14 @@ def test_the_deal_as_the_preset_says_is_not_written(client: FlaskClient) -> None
 @pytest.mark.parametrize(("fields", "message"), [
     ({"preset": "saari", "deal": "four"}, "Enter the names of all 4 players"),  # the deal says how many
     ({"deal": "five"}, "Not a valid choice"),
-    ({"player_2": "An\u200bna"}, "Each player needs a different name."),  # as the engine reads names
-], ids=["four-names", "unknown-deal", "invisible-character"])
+    ({"player_2": "An\u200bna"}, "is given twice: each player needs a different name"),  # as the engine reads
+    ({"player_2": " anna "}, "anna is given twice"),
+    ({"player_4": "Dario"}, "A fourth player plays only the four-player deal"),  # it was dropped without a word
+    ({"stake": "0.001"}, "at most two decimals"),  # 4 points came to 0.00 EUR
+    ({"stake": "1e3"}, "at most two decimals"),  # stored as 1E+3
+    ({"stake": "0"}, "at most two decimals"),
+], ids=["four-names", "unknown-deal", "invisible-character", "spaces-and-case", "fourth-name", "stake-mills",
+        "stake-exponent", "stake-nothing"])
 def test_a_new_match_form_is_refused_with_a_message(client: FlaskClient, fields: dict[str, str], message: str) -> None:
     data = {"preset": "classic", "player_1": "Anna", "player_2": "Bruno", "player_3": "Carla", "first_dealer": "1",
             "end_kind": "hands", "settle": "per_point", **fields}

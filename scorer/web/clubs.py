@@ -14,7 +14,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -50,7 +50,7 @@ from .context import (
     text_cell,
 )
 from .context import file_name as _file_name
-from .forms import Form, MatchEndFields, RuleSwitchFields, choices
+from .forms import Form, MatchEndFields, RuleSwitchFields, choices, currency_text, read_stake
 from .labels import (
     PRESET_NAMES,
     PROBLEM_LABELS,
@@ -171,10 +171,7 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
     language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_CHOICES), default="en")
 
     def validate_stake(self, field: Any) -> None:
-        if field.data and _stake(field.data) is None:
-            from wtforms.validators import ValidationError
-
-            raise ValidationError(_l("Write the stake as an amount, e.g. 0.10."))
+        read_stake(field.data or "")
 
     def defaults(self, keep: dict[str, Any] | None = None) -> dict[str, Any]:
         """The club's defaults as ``scarto-match/1`` keys: the preset with the switches chosen (a deal that
@@ -191,10 +188,9 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
             out["end"] = {"target": self.end_target.data or 100}
         else:
             out["end"] = {"hands": self.end_hands.data or PRESETS[preset].players}
-        amount = _stake(self.stake.data or "")
+        amount = read_stake(self.stake.data or "")
         if amount is not None:
-            out["stake"] = {"per_point": str(amount), "currency": (self.currency.data or "EUR").strip().upper()[:8]
-                            or "EUR"}
+            out["stake"] = {"per_point": str(amount), "currency": currency_text(self.currency.data or "")}
         return club_store.check_defaults(out)
 
     def fill(self, settings: dict[str, Any]) -> None:
@@ -211,16 +207,6 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
         self.currency.data = stake["currency"] if stake else "EUR"
         self.pack.data = settings.get("pack", "italian")
         self.language.data = settings.get("language", "en")
-
-
-def _stake(text: str) -> Decimal | None:
-    if not text.strip():
-        return None
-    try:
-        value = Decimal(text.strip().replace(",", "."))
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() and value >= 0 and len(text) <= 12 else None
 
 
 class SeasonForm(Form):

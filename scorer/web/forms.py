@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -173,6 +174,11 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
     def player_fields(self) -> list[Any]:
         return [self.player_1, self.player_2, self.player_3, self.player_4]
 
+    def names(self) -> list[str]:
+        """The names of the players the deal seats, as typed but with one space between words: "Anna  Maria"
+        typed with two spaces is Anna Maria, not a second player who looks the same everywhere."""
+        return [" ".join((f.data or "").split()) for f in self.player_fields()[: self.ruleset().players]]
+
     def ruleset(self) -> Ruleset:
         """The preset with the chosen deal, which says how many players there are."""
         preset = PRESETS.get(self.preset.data or "classic", PRESETS["classic"])
@@ -180,27 +186,26 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         return replace(preset, deal=deal)
 
     def validate_stake(self, field: Any) -> None:
-        if not field.data:
-            return
-        try:
-            value = Decimal(field.data.strip().replace(",", "."))
-        except InvalidOperation as exc:
-            raise ValidationError(_l("Write the stake as an amount, e.g. 0.10.")) from exc
-        if not value.is_finite() or value < 0:
-            raise ValidationError(_l("Write the stake as an amount, e.g. 0.10."))
+        read_stake(field.data or "")
 
     def validate(self, extra_validators: Any = None) -> bool:
         """The fields, then the players as a whole (a field validator would skip an empty name)."""
         valid = super().validate(extra_validators)
         ruleset = self.ruleset()
-        names = [(f.data or "").strip() for f in self.player_fields()[: ruleset.players]]
+        names = self.names()
         problem = None
         if not all(names):
             problem = _l("Enter the names of all %(n)s players, in seating order.", n=ruleset.players)
-        elif len({player_name(n).casefold() for n in names}) != len(names):  # "Anna" and "Anna\u200b" too
-            problem = _l("Each player needs a different name.")
+        elif twice := _named_twice(names):  # "Anna", "anna", "Anna\u200b" and "Anna " are one name
+            problem = _l("%(name)s is given twice: each player needs a different name (capitals and spaces "
+                         "do not make another).", name=twice)
         if problem is not None:
             self.player_1.errors = [*self.player_1.errors, problem]
+            return False
+        extra = self.player_fields()[ruleset.players:]
+        if any((f.data or "").strip() for f in extra):  # a fourth name with a deal for three was dropped unsaid
+            extra[0].errors = [*extra[0].errors, _l(
+                "A fourth player plays only the four-player deal: choose that deal, or clear the name.")]
             return False
         choice = self.first_dealer.data or "1"
         if choice != "draw" and (not choice.isdecimal() or int(choice) > ruleset.players):
@@ -215,7 +220,7 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         """
         preset = self.preset.data or "classic"
         ruleset = self.ruleset()
-        players = [(f.data or "").strip() for f in self.player_fields()[: ruleset.players]]
+        players = self.names()
         switches = self.switches(preset)
         if self.deal.data not in (None, AS_PRESET) and self.deal.data != PRESETS[preset].deal:
             switches = {**switches, "deal": self.deal.data}
@@ -242,9 +247,39 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
             data["end"] = {"target": self.end_target.data or 100}
         else:
             data["end"] = {"hands": self.end_hands.data or ruleset.players}
-        if self.stake.data and self.stake.data.strip():
-            data["stake"] = {
-                "per_point": str(Decimal(self.stake.data.strip().replace(",", "."))),
-                "currency": (self.currency.data or "EUR").strip().upper() or "EUR",
-            }
+        amount = read_stake(self.stake.data or "")
+        if amount is not None:
+            data["stake"] = {"per_point": str(amount), "currency": currency_text(self.currency.data or "")}
         return data
+
+
+def _named_twice(names: list[str]) -> str | None:
+    """The first name given twice, as a match reads names (capitals, zero-width characters aside)."""
+    seen: set[str] = set()
+    for name in names:
+        key = player_name(name).casefold()
+        if key in seen:
+            return name
+        seen.add(key)
+    return None
+
+
+STAKE_TYPED = re.compile(r"\d{1,7}(?:[.,]\d{1,2})?")
+"""A stake as a form takes it: money, with at most two decimals (0.10, 1,50); no exponent (1e3)."""
+
+
+def read_stake(text: str) -> Decimal | None:
+    """The stake typed on a match's or a club's form; None when left empty, ValidationError when it is not
+    an amount of money ("0.001" gave 4 points = 0.00 EUR; "1e3" was stored as 1E+3), or is nothing."""
+    text = text.strip()
+    if not text:
+        return None
+    if not STAKE_TYPED.fullmatch(text) or not Decimal(text.replace(",", ".")):
+        raise ValidationError(_l("Write the stake as an amount of money with at most two decimals, e.g. 0.10."))
+    return Decimal(text.replace(",", "."))
+
+
+def currency_text(text: str) -> str:
+    """The currency as typed: a three-letter code in capitals (eur: EUR), anything else as written (Bier)."""
+    text = text.strip() or "EUR"
+    return text.upper() if len(text) == 3 and text.isascii() and text.isalpha() else text
