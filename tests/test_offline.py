@@ -122,6 +122,21 @@ def test_the_icon_drawn_by_blocks_is_the_icon_drawn_pixel_by_pixel(size: int, ma
 # --- the service worker and the versioned files ----------------------------------------------
 
 
+def test_style_sheets_are_sent_without_their_comments(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    url = re.search(r'href="(/static/app\.css\?v=[0-9a-f]+)"', page)
+    assert url is not None
+    sent = client.get(url.group(1))
+    kept = (Path(client.application.static_folder or "") / "app.css").read_text()
+    body = sent.get_data(as_text=True)
+    assert sent.status_code == 200 and "/*" in kept and "/*" not in body
+    assert int(sent.headers["Content-Length"]) == len(sent.get_data()) < len(kept.encode())
+    rules = [line for line in kept.splitlines() if line.startswith("table.standings tbody tr.open")]
+    assert rules and all(rule in body for rule in rules)  # the rules themselves as written
+    with client.get(url.group(1), headers={"If-None-Match": sent.headers["ETag"]}) as again:
+        assert again.status_code == 304
+
+
 def test_the_paces_are_the_apps_to_set_and_reach_the_page_and_the_worker(tmp_path: Path) -> None:
     """POLL_SECONDS reaches the page (the first ask is a 304, which says no pace) and every state.json;
     SEND_WAIT_SECONDS the worker's head. At the usual paces the page carries nothing more."""

@@ -429,3 +429,18 @@ def test_long_names_keep_their_words_whole_on_the_dealer_buttons(page: Any, live
         assert no_overflow(page) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot("hand-long-names")
+
+
+def test_a_long_name_leaves_every_score_of_the_standings_in_sight(page: Any, live_server: str, shot: Any) -> None:
+    """With "Änne-Marie Müller-Lüdenscheidt" dealing, the standings ran off a 390 px screen: the other
+    players' scores could only be scrolled to, and nothing said so."""
+    names = ["Änne-Marie Müller-Lüdenscheidt", "Bruno", "Ça"]
+    response = page.request.post(live_server + "/api/matches", data={
+        "format": "scarto-match/1", "players": names, "first_dealer": names[0], "language": "de",
+        "hands": [{"dealer": names[0], "points": {names[0]: 31, "Bruno": 22, "Ça": 25}}]})
+    page.goto(live_server + "/m/" + response.json()["edit_url"].split("/m/")[1] + "?lang=de")
+    totals = page.locator("table.standings tfoot th.num")
+    expect(totals).to_have_text(["5", "-4", "-1"])
+    rights = totals.evaluate_all("cells => cells.map(c => c.getBoundingClientRect().right)")
+    assert max(rights) <= 390 - 12, rights  # inside the page's margin, no sideways scrolling needed
+    shot("match-long-name")
