@@ -79,7 +79,7 @@ def test_the_committed_template_holds_every_string_of_the_code(template: Catalog
 
 def test_the_extraction_finds_the_problem_sentences_and_the_lazy_labels(extracted: Catalog) -> None:
     ids = messages(extracted)
-    assert "%(Card)s (%(code)s) appears twice in the record." in ids  # N_ in scorer/messages.py
+    assert "%(Card)s (%(code)s) is in trick %(first)s and again in trick %(second)s: a card is played once." in ids
     assert "Forbidden discards" in ids  # _l in scorer/web/labels.py
     assert "Trick %(n)s: %(name)s to play" in ids  # N_ for live.js's sentences
     assert ("%(num)s card", "%(num)s cards") in ids  # ngettext in a template

@@ -24,13 +24,15 @@ def test_every_fixture_problem_is_told_from_its_template() -> None:
                                              card_code=CODES.__getitem__)
             keys.add(problem.key)
     assert {"revoke.trump", "failed_to_trump", "failed_to_overtrump", "illegal_discard.king",
-            "wrong_leader.first", "points_total", "pile_sizes.shape", "duplicate_card", "ultimo_claim.bagatto",
+            "wrong_leader.first", "points_total", "pile_sizes.shape", "duplicate_card.tricks", "duplicate_card.piles",
+            "ultimo_claim.bagatto",
             "ultimo_claim.bagatto_or_fool", "illegal_discard.bagatto_classic"} <= keys
 
 
 def test_templates_name_only_known_parameters() -> None:
     known = {"Card", "card", "code", "proof_card", "proof_trick", "trick", "player", "suit", "count", "talon",
-             "total", "pack", "players", "preset", "tricks", "leader", "previous", "deck", "name", "size", "sizes"}
+             "total", "pack", "players", "preset", "tricks", "leader", "previous", "deck", "name", "size", "sizes",
+             "first", "second"}
     for key, template in TEMPLATES.items():
         used = set(re.findall(r"%\((\w+)\)s", template))
         assert used <= known, key

@@ -137,8 +137,8 @@ def test_a_card_twice() -> None:
     broken = _with_trick(record, 2, Trick((trick.cards[0], twice, trick.cards[2]), trick.leader))
     problems = validate(broken).problems
     assert [(p.code, p.card) for p in problems] == [("duplicate_card", twice), ("card_count", lost)]
-    assert problems[0].message == f"{Card(twice).name[0].upper()}{Card(twice).name[1:]} ({CODES[twice]}) appears " \
-                                  "twice in the record."
+    assert problems[0].message == f"{Card(twice).name[0].upper()}{Card(twice).name[1:]} ({CODES[twice]}) is in " \
+                                  "trick 3 and again in trick 5: a card is played once."  # where, not only that
     assert problems[1].message.endswith(f"({CODES[lost]}) is missing from the record.")
     assert validate(broken).replay is None
 
@@ -385,3 +385,18 @@ def test_the_pile_shape_is_read_once_for_a_captured_or_honours_record(monkeypatc
         calls.clear()
         assert score_hand(form).scored
         assert len(calls) == 1
+
+
+def test_a_card_twice_is_said_where_it_stands_twice() -> None:
+    """"Appears twice in the record" left the player to search 25 tricks (or three piles) for it."""
+    record = _legal()
+    assert record.tricks is not None and record.discard is not None
+    card = record.tricks[4].cards[0]
+    trick = record.tricks[4]
+    same_trick = _with_trick(record, 4, Trick((card, card, trick.cards[2]), trick.leader))
+    assert validate(same_trick).problems[0].message.endswith("is twice in trick 5.")
+    discarded = record.discard[0]
+    first = record.tricks[0]
+    with_discard = _with_trick(record, 0, Trick((discarded, *first.cards[1:]), first.leader))
+    message = validate(with_discard).problems[0].message
+    assert message.endswith(f"({CODES[discarded]}) is in trick 1 and in the discard: a card discarded is not played.")

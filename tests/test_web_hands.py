@@ -162,7 +162,8 @@ def test_captured_duplicate_card_is_refused(client: FlaskClient) -> None:
     response = record(client, token, "cards", {"dealer": "Bruno", "cards_0": "KB QB", "cards_1": "KB", "rest": "2"})
     assert response.status_code == 400
     words = text(response)
-    assert "Card twice" in words and "The King of Batons (KB) appears twice in the record." in words
+    assert "Card twice" in words and "The King of Batons (KB) is in Anna's pile and in Bruno's: take it out of one." \
+        in words
     assert export(client, token)["hands"] == []
 
 

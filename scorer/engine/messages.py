@@ -21,7 +21,15 @@ def N_(text: str) -> str:
 
 
 TEMPLATES: dict[str, str] = {
-    "duplicate_card": N_("%(Card)s (%(code)s) appears twice in the record."),
+    "duplicate_card.tricks": N_("%(Card)s (%(code)s) is in trick %(first)s and again in trick %(second)s: a card "
+                                "is played once."),
+    "duplicate_card.trick": N_("%(Card)s (%(code)s) is twice in trick %(first)s."),
+    "duplicate_card.trick_discard": N_("%(Card)s (%(code)s) is in trick %(first)s and in the discard: a card "
+                                       "discarded is not played."),
+    "duplicate_card.discard": N_("%(Card)s (%(code)s) is twice in the discard."),
+    "duplicate_card.piles": N_("%(Card)s (%(code)s) is in %(first)s's pile and in %(second)s's: take it out of "
+                               "one."),
+    "duplicate_card.pile": N_("%(Card)s (%(code)s) is twice in %(first)s's pile."),
     "card_count.unplayed": N_("%(count)s cards of the pack appear in no trick; only the dealer's %(talon)s "
                               "discards may be missing from the tricks."),
     "card_count.discard_size": N_("The discard has %(count)s cards; the dealer discards exactly %(talon)s."),

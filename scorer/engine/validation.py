@@ -242,23 +242,17 @@ def _card_accounting(record: HandRecord, tricks: tuple[Any, ...], partial: bool)
         if record.discard is not None and len(record.discard) == rules.talon and len(unique) == len(rules.pack):
             return []
     seen = 0
-    twice: list[CardIndex] = []
-    for trick in tricks:
+    places: dict[CardIndex, list[int]] = {}  # where each card stands: its tricks' numbers, 0 the discard
+    for number, trick in enumerate(tricks, start=1):
         for card in trick.cards:
-            bit = 1 << card
-            if seen & bit:
-                twice.append(card)
-            seen |= bit
+            seen |= 1 << card
+            places.setdefault(card, []).append(number)
     discard = record.discard
     if discard is not None:
         for card in discard:
-            bit = 1 << card
-            if seen & bit:
-                twice.append(card)
-            seen |= bit
-    problems = [
-        problem("duplicate_card", ERROR, "duplicate_card", card=c) for c in dict.fromkeys(twice)
-    ]
+            seen |= 1 << card
+            places.setdefault(card, []).append(0)
+    problems = [_played_twice(c, where) for c, where in places.items() if len(where) > 1]
     if partial:
         return problems
     missing = rules.pack_mask & ~seen
@@ -493,7 +487,7 @@ def pile_shape(record: HandRecord, sizes: list[int], fool_seat: Seat | None) -> 
 
 def _check_captured(record: HandRecord) -> Validation:
     piles = record.captured or {}
-    problems = _pack_once(record, [c for p in record.players for c in piles[p]])
+    problems = _pack_once(record, piles)
     if problems:
         return Validation(tuple(problems))
     fool = next((Seat(i) for i, p in enumerate(record.players) if FOOL_INDEX in piles[p]), None)
@@ -530,14 +524,29 @@ def _ultimo_claim(record: HandRecord, piles: Mapping[str, tuple[CardIndex, ...]]
     return [problem("ultimo_claim", ERROR, "ultimo_claim.bagatto", player=name)]
 
 
-def _pack_once(record: HandRecord, cards: Sequence[CardIndex],
+def _played_twice(card: CardIndex, where: Sequence[int]) -> Problem:
+    """``duplicate_card`` saying where the card stands twice: two tricks, a trick and the discard, one trick."""
+    first, second = where[0], where[1]
+    if second == 0:
+        key = "duplicate_card.discard" if first == 0 else "duplicate_card.trick_discard"
+    else:
+        key = "duplicate_card.trick" if first == second else "duplicate_card.tricks"
+    return problem("duplicate_card", ERROR, key, card=card, first=first, second=second)
+
+
+def _in_two_piles(card: CardIndex, owners: Sequence[str]) -> Problem:
+    """``duplicate_card`` saying whose piles hold the card (the grid marks only one of them)."""
+    key = "duplicate_card.pile" if owners[0] == owners[1] else "duplicate_card.piles"
+    return problem("duplicate_card", ERROR, key, card=card, first=owners[0], second=owners[1])
+
+
+def _pack_once(record: HandRecord, piles: Mapping[str, Sequence[CardIndex]],
                expected: tuple[CardIndex, ...] | None = None) -> list[Problem]:
-    seen: dict[CardIndex, int] = {}
-    for c in cards:
-        seen[c] = seen.get(c, 0) + 1
-    problems = [
-        problem("duplicate_card", ERROR, "duplicate_card", card=c) for c, k in seen.items() if k > 1
-    ]
+    seen: dict[CardIndex, list[str]] = {}
+    for p in record.players:
+        for c in piles[p]:
+            seen.setdefault(c, []).append(p)
+    problems = [_in_two_piles(c, owners) for c, owners in seen.items() if len(owners) > 1]
     for c in expected if expected is not None else record.ruleset.pack_order:
         if c not in seen:
             problems.append(problem("card_count", ERROR, "card_count.no_pile", card=c))
@@ -554,7 +563,7 @@ def _check_honours(record: HandRecord) -> Validation:
     honours = record.honours or {}
     sizes = record.sizes or {}
     listed = [c for p in record.players for c in honours[p]]
-    problems = _pack_once(record, listed, counting_cards(rules))
+    problems = _pack_once(record, honours, counting_cards(rules))
     problems += [
         problem("card_count", ERROR, "card_count.not_counting", card=c) for c in listed if VALUE[c] == 1
     ]
