@@ -322,6 +322,10 @@
       problemsEl.appendChild(li);
     });
     problemsEl.hidden = !problems.length;
+    // the first one said where the player looks, at the top: the list is below the 78 cards
+    var flag = $("breach-flag"), first = problems[0];
+    flag.hidden = !first;
+    if (first) flag.textContent = "⚠ " + say(first.trick ? T.flag : T.flag_hand, { label: first.label, n: first.trick });
   }
 
   function renderTricks(data) {

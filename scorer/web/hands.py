@@ -453,6 +453,8 @@ def live_texts() -> dict[str, str]:
         "leads": js(N_("Trick %(n)s: %(name)s leads"), "n", "name"),
         "waiting": js(N_("Trick %(n)s"), "n"),
         "wins": js(N_("%(name)s wins"), "name"),
+        "flag": js(N_("%(label)s in trick %(n)s: see below the cards"), "label", "n"),
+        "flag_hand": js(N_("%(label)s: see below the cards"), "label"),
         "complete": js(N_("All %(n)s tricks played."), "n"),
         "discard": js(N_("Dealer's discard (the cards not played): %(cards)s"), "cards"),
         "offline": _("Not checked yet: no connection. Your entry is kept on this phone."),

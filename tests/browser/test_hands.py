@@ -258,7 +258,8 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     expect(page.locator("#outcome")).to_have_text("This hand cannot be saved: fix what is listed below.")
     twice = page.locator('#cards #problems li[data-code="duplicate_card"]')
     expect(twice).to_have_attribute("data-card", "KB")
-    expect(twice).to_have_text("Card twice: The King of Batons (KB) appears twice in the record.")
+    expect(twice).to_have_text("Card twice: The King of Batons (KB) is in Anna's pile and in Bruno's: take it out "
+                               "of one.")
     expect(page.locator('#grid [data-card="KB"]')).to_have_class("s-b dup")  # marked where it can be seen
     expect(page.locator("#cards_0")).to_have_value(" ".join(piles["Anna"] + ["KB"]))
     assert stored_hands(page, match_url) == []
@@ -284,7 +285,8 @@ def test_a_live_card_that_breaks_the_record_is_flagged_and_undone(page: Any, liv
     page.locator("#tricks-text").blur()
     twice = page.locator('#problems li[data-code="duplicate_card"]')
     expect(twice).to_have_attribute("data-card", "10B")
-    expect(twice).to_contain_text("The 10 of Batons (10B) appears twice in the record.")
+    expect(twice).to_contain_text("The 10 of Batons (10B) is in trick 1 and again in trick 2: a card is played once.")
+    expect(page.locator("#breach-flag")).to_have_text("⚠ Card twice: see below the cards")
     expect(page.locator("#save")).to_be_disabled()
     assert no_overflow(page) == []
     shot("hand-live-error")

@@ -60,6 +60,11 @@ def test_a_breach_found_mid_trick_does_not_move_the_cards(page: Any, live_server
             grid_top = page.locator("#grid").bounding_box()["y"] + page.evaluate("scrollY")
     expect(page.locator('#problems li[data-code="revoke"]')).to_be_visible()
     assert page.locator("#grid").bounding_box()["y"] + page.evaluate("scrollY") == grid_top
+    # and said at the top, where the player looks (the list is below the 78 cards), in the line kept
+    # for the notes: the cards did not move for it (above)
+    flag = page.locator("#breach-flag")
+    expect(flag).to_have_text("⚠ Revoke in trick 4: see below the cards")
+    assert flag.bounding_box()["y"] < page.locator("#grid").bounding_box()["y"]
 
 
 def test_typing_over_the_filled_in_points_replaces_them(page: Any, live_server: str, taps: Taps) -> None:
