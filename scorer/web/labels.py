@@ -29,7 +29,7 @@ SWITCH_ORDER = words.SWITCH_ORDER
 
 PROBLEM_LABELS = {
     "duplicate_card": _l("Card twice"),
-    "card_count": _l("Cards missing"),
+    "card_count": _l("Card count"),
     "trick_count": _l("Wrong number of tricks"),
     "wrong_leader": _l("Wrong leader"),
     "points_total": _l("Points do not add up"),
