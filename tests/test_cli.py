@@ -52,8 +52,8 @@ def _bad_card() -> dict[str, Any]:
 
 
 BAD = [
-    ("not-json.json", "{", "not JSON (Expecting property name enclosed in double quotes at line 1, column 2)"),
-    ("empty.json", "", "not JSON (Expecting value at line 1, column 1)"),
+    ("not-json.json", "{", "not JSON (a name in double quotes expected at line 1, column 2)"),
+    ("empty.json", "", "not JSON (a value expected at line 1, column 1)"),
     ("latin1.json", b'{"notes": "caff\xe8"}', "not UTF-8 text"),
     ("deep.json", "[" * 100_000, "not JSON (nested too deeply)"),
     ("digits.json", '{"number": ' + "7" * 5000 + "}", "not usable JSON (a number with too many digits)"),
@@ -183,7 +183,7 @@ def test_standard_input(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.
     result = json.loads(out)
     assert result["file"] == "-" and result["players"][0] == {"name": "Anna", "card_points": 31, "score": 5}
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"nonsense")))
-    assert _run(capsys, "score", "-") == (2, "", "scarto: -: not JSON (Expecting value at line 1, column 1)\n")
+    assert _run(capsys, "score", "-") == (2, "", "scarto: -: not JSON (a value expected at line 1, column 1)\n")
 
 
 def test_the_readable_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -347,7 +347,7 @@ def test_the_live_check_tells_a_read_error_in_the_page_language(client: FlaskCli
     get(client, "/?lang=it")  # the choice is kept in a cookie
     response = check(client, token, csrf, "Anna", [["KB", "KX"]])
     assert response.status_code == 400
-    assert response.get_json()["error"] == "tricks[0].cards[1]: 'KX' non è una carta"
+    assert response.get_json()["error"] == "tricks[0].cards[1] (presa 1, carta 2): 'KX' non è una carta"
 
 
 def test_dates_follow_the_language(client: FlaskClient, seeded: tuple[str, list[str]]) -> None:

@@ -296,8 +296,8 @@ def test_read_errors_of_other_forms(data: Any, message: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("{", "not JSON (Expecting property name enclosed in double quotes at line 1, column 2)"),
-    ("", "not JSON (Expecting value at line 1, column 1)"),
+    ("{", "not JSON (a name in double quotes expected at line 1, column 2)"),
+    ("", "not JSON (a value expected at line 1, column 1)"),
     (b"\xff\xfe\x00", "not UTF-8 text"),
     ("[" * 100_000, "not JSON (nested too deeply)"),
     ('{"n": ' + "9" * 5000 + "}", "not usable JSON (a number with too many digits)"),

@@ -159,7 +159,7 @@ def _deep_key(key: str, depth: int) -> bytes:
     (json.dumps(match_file(1)).encode(), "application/json; charset=latin-1", 415,
      "The body must be UTF-8, not latin-1."),
     (b"", "application/json", 400, "body: empty; send the match file as the body"),
-    (b" ", "application/json", 400, "body: not JSON (Expecting value at line 1, column 2)"),
+    (b" ", "application/json", 400, "body: not JSON (a value expected at line 1, column 2)"),
     (b"{\"players\": ", "application/json", 400, "body: not JSON"),
     (b"\xff\xfe{\x00}\x00", "application/json", 400, "body: not UTF-8 text"),
     (json.dumps(match_file(1)).encode("utf-16"), "application/json", 400, "body: not UTF-8 text"),

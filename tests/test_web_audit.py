@@ -84,11 +84,12 @@ def test_bad_records_are_refused_with_a_message(client: FlaskClient, text: str, 
 
 
 @pytest.mark.parametrize("text, message", [
-    ("{not json", "registrazione: non è JSON (riga 1, colonna 2: Expecting property name enclosed in double quotes)"),
+    ("{not json", "registrazione: non è JSON (riga 1, colonna 2: manca un nome tra virgolette doppie)"),
     ("[]", "registrazione: deve essere un oggetto JSON, non una lista"),
     ('{"players": ["A", "B", "C"], "dealer": "A", "points": {"A": 1}}',
      "points: devono esserci tutti i giocatori; manca: B, C"),
-    ('{"players": ["A", "B", "C"], "dealer": "A", "tricks": [["KX"]]}', "tricks[0][0]: 'KX' non è una carta"),
+    ('{"players": ["A", "B", "C"], "dealer": "A", "tricks": [["KX"]]}',
+     "tricks[0][0] (presa 1, carta 1): 'KX' non è una carta"),
     ('{"players": ["A", "B", "C"], "dealer": "A", "tricks": 5}',
      "tricks: deve essere una lista di prese, non un numero"),
 ])

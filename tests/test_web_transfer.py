@@ -56,7 +56,7 @@ def test_a_match_with_an_erroneous_hand_is_refused_per_hand(client: FlaskClient,
     (b'{"format": "scarto-match/2"}', "is not a file this app reads"),
     (b'{"players": ["A", "B", "C"], "first_dealer": "Z", "hands": []}', "'Z' is not one of the players"),
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "hands": [{"dealer": "A", "tricks": [["KX"]]}]}',
-     "hands[0].tricks[0][0]: 'KX' is not a card"),
+     "hands[0].tricks[0][0] (hand 1, trick 1, card 1): 'KX' is not a card"),
     (b"[" * 5000, "not JSON"),
 ])
 def test_malformed_files_say_what_and_where(client: FlaskClient, content: bytes, message: str) -> None:
@@ -71,13 +71,13 @@ def _shown(response) -> str:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("content, message", [
     (b"[1, 2]", "registrazione: deve essere un oggetto JSON, non una lista"),
-    (b"{", "file: non è JSON (riga 1, colonna 2: Expecting property name enclosed in double quotes)"),
+    (b"{", "file: non è JSON (riga 1, colonna 2: manca un nome tra virgolette doppie)"),
     (b'{"players": ["A", "B", "C"], "first_dealer": "Z", "hands": []}',
      "first_dealer: 'Z' non è uno dei giocatori (A, B, C)"),
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "hands": [{"dealer": "A", "tricks": [["KX"]]}]}',
-     "hands[0].tricks[0][0]: 'KX' non è una carta"),
+     "hands[0].tricks[0][0] (mano 1, presa 1, carta 1): 'KX' non è una carta"),
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "hands": [{"dealer": "A", "points": {"A": -3}}]}',
-     "hands[0].points: devono esserci tutti i giocatori; manca: B, C"),
+     "hands[0].points (mano 1): devono esserci tutti i giocatori; manca: B, C"),
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": "classik", "hands": []}',
      'ruleset: "classik" non è una variante predefinita (varianti: classic, rulesheet, saari, four, piccolo)'),
     (b'{"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": {"ultimo": "yes"}, "hands": []}',

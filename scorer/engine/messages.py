@@ -181,6 +181,19 @@ KINDS: dict[str, str] = {
 }
 """What a JSON value is, for ``%(kind)s`` ("must be a list, not text"); other kinds keep their name."""
 
+JSON_REASONS: dict[str, str] = {
+    "Expecting value": N_("a value expected"),
+    "Expecting property name enclosed in double quotes": N_("a name in double quotes expected"),
+    "Expecting ':' delimiter": N_("a colon expected"),
+    "Expecting ',' delimiter": N_("a comma expected"),
+    "Extra data": N_("more after the end"),
+    "Unterminated string starting at": N_("text not closed by a double quote"),
+    "Invalid control character at": N_("a tab or line break inside text"),
+    "Invalid \\escape": N_("a backslash that escapes nothing"),
+    "Invalid \\uXXXX escape": N_("a \\u not followed by four hexadecimal digits"),
+}
+"""Python's words for a JSON syntax error (``%(reason)s``), told in the reader's language; others as they are."""
+
 CARD_PARAMS = ("card", "proof_card")
 """Parameters holding a card index: named in the reader's language and pack."""
 SUIT_PARAMS = ("suit",)
@@ -229,4 +242,7 @@ def render_read(key: str, params: Mapping[str, Any], *, translate: Callable[[str
     kind = values.get("kind")
     if isinstance(kind, str) and kind in KINDS:
         values["kind"] = translate(KINDS[kind])
+    reason = values.get("reason")
+    if isinstance(reason, str) and reason in JSON_REASONS:
+        values["reason"] = translate(JSON_REASONS[reason])
     return translate(READ_TEMPLATES[key]) % values

@@ -7,6 +7,7 @@ built at import) and told in the page's language and the match's pack.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import g, has_app_context
@@ -15,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 
 from ..engine.cardnames import short_name
 from ..engine.errors import ScartoError
-from ..engine.messages import render_read
+from ..engine.messages import N_, render_read
 from ..engine.rulesets import PRESETS, Ruleset
 from ..sheets import words
 
@@ -124,14 +125,34 @@ WHERE_WORDS = {"record": _l("record"), "file": _l("file"), "text": _l("text")}
 the pasted text. Fields (``hands[3].points.Anna``) keep the file's own names."""
 
 
+PLACES = re.compile(r"(hands|tricks|matches|players)\[(\d+)\](?:(?:\.cards)?\[(\d+)\])?")
+"""The numbered places of a file's path: a player counts from 1 where the file counts from 0."""
+
+
+def place_words(where: str) -> str:
+    """Where a file's path points, counted as players count: ``hands[6].tricks[3][1]`` is hand 7, trick 4,
+    card 2 ("" when the path numbers nothing)."""
+    words = {"hands": N_("hand %(n)s"), "tricks": N_("trick %(n)s"), "matches": N_("match %(n)s"),
+             "players": N_("player %(n)s")}
+    out = []
+    for found in PLACES.finditer(where):
+        out.append(_(words[found.group(1)], n=int(found.group(2)) + 1))
+        if found.group(3) is not None:
+            out.append(_("card %(n)s", n=int(found.group(3)) + 1))
+    return ", ".join(out)
+
+
 def read_error_text(exc: ScartoError) -> str:
-    """A core error in the page's language, after where it stands: ``hands[0].tricks[0][0]: 'KX' ...``."""
+    """A core error in the page's language, after where it stands: ``hands[0].tricks[0][0] (hand 1, trick 1,
+    card 1): 'KX' ...``: the file's path finds the place in the file, the words in the hand's pages."""
     from flask_babel import gettext
 
     message = render_read(exc.key, exc.params, translate=gettext) if exc.key else exc.message
     if not exc.where:
         return message
-    return f"{WHERE_WORDS.get(exc.where, exc.where)}: {message}"
+    place = place_words(exc.where)
+    where = f"{exc.where} ({place})" if place else str(WHERE_WORDS.get(exc.where, exc.where))
+    return f"{where}: {message}"
 
 
 def error_text(exc: ScartoError) -> str:
