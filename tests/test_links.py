@@ -29,6 +29,9 @@ def test_new_links_replace_the_old_ones_which_then_open_nothing(app: Flask, clie
     edit, view = _created(client)
     share = client.get(f"/m/{edit}/share?lang=fi").get_data(as_text=True)
     assert "Tee uudet linkit" in share and "Linkit vaihdettu" not in share
+    # one tap more: the button that replaces them sits in a section opened first, with what it does
+    confirm = share.index('id="renew-confirm"')
+    assert share.rindex('<details id="renew">', 0, confirm) < share.rindex("lakkaavat toimimasta heti", 0, confirm)
     response = client.post(f"/m/{edit}/links/renew", data={"csrf_token": csrf_token(share)})
     assert response.status_code == 302
     new_edit = response.headers["Location"].split("/m/")[1].split("/")[0]
