@@ -50,3 +50,19 @@ def test_italian_names_use_the_games_own_words() -> None:
     assert full_name(CODES.index("QD"), "it") == "Regina di Denari"
     assert full_name(CODES.index("KC"), "it", "french") == "Re di Cuori"
     assert short_name(CODES.index("KS"), "en", "french") == "K♠"
+
+
+def test_italian_and_spanish_sentences_give_a_card_its_article() -> None:
+    """"Carla ha giocato Cavallo di Bastoni" read as a telegram: the card takes its article in a sentence."""
+    from scorer.sheets.words import Words
+
+    def said(language: str, *codes: str) -> list[str]:
+        return [Words(language, "italian").card_in_sentence(CODES.index(c)) for c in codes]
+
+    assert said("it", "CB", "QC", "8C", "1D", "T15", "T1", "M") == [
+        "il Cavallo di Bastoni", "la Regina di Coppe", "l'8 di Coppe", "l'Asso di Denari", "il Tarocco XV",
+        "il Bagatto (I)", "il Matto"]
+    assert said("es", "CB", "JD", "T15", "M") == ["el Caballo de Bastos", "la Sota de Oros", "el Triunfo XV",
+                                                 "el Loco"]
+    assert said("de", "CB", "T15") == ["Reiter der Stäbe", "Tarock XV"]  # German and Finnish: no article
+    assert said("en", "CB", "T15") == ["the Cavalier of Batons", "Trump XV"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import rulesets
 from ..engine.cardnames import SUITS, full_name
-from ..engine.cards import CODES
+from ..engine.cards import CODES, RANK
 from ..engine.messages import N_, render
 from ..engine.numbers import fraction_text
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
@@ -92,6 +92,16 @@ def _locale(language: str) -> Any:
     return Locale.parse(language)
 
 
+ARTICLES: dict[str, dict[str, str]] = {
+    "it": {"K": "il", "Q": "la", "C": "il", "J": "il", "1": "l'", "8": "l'", "": "il"},
+    "es": {"K": "el", "Q": "la", "C": "el", "J": "la", "": "el"},
+}
+"""The article before a suit card's name in a sentence, by rank ("" for the rest): German and Finnish
+need none."""
+PLAIN_TRUMPS = {"Tarocco": "il", "Triunfo": "el"}
+"""The article before a numbered trump's name in a sentence (Italian, Spanish)."""
+
+
 @dataclass(frozen=True)
 class Words:
     """The engine's names in one language and pack, translated by ``gettext``."""
@@ -105,11 +115,20 @@ class Words:
         return full_name(index, self.language, self.pack)
 
     def card_in_sentence(self, index: int) -> str:
-        """A card's name inside a sentence: English wants "the King of Cups"."""
+        """A card's name inside a sentence: English wants "the King of Cups", Italian and Spanish their
+        article ("ha giocato il Cavallo di Bastoni", "l'8 di Coppe", "jugó la Sota de Oros"); the named
+        trumps carry theirs already ("il Bagatto (I)")."""
         name = self.card_title(index)
-        if self.language == "en" and index > 21:
-            return f"the {name}"
-        return name
+        if index > 21:
+            if self.language == "en":
+                return f"the {name}"
+            article = ARTICLES.get(self.language, {})
+            word = article.get(RANK[index], article.get("", ""))
+        elif name.split()[0] in PLAIN_TRUMPS:  # "Tarocco XV", "Triunfo XV"
+            word = PLAIN_TRUMPS[name.split()[0]]
+        else:
+            return name
+        return f"{word}{name}" if word.endswith("'") else f"{word} {name}" if word else name
 
     def suit_in_sentence(self, suit: int) -> str:
         """A suit's name for problem sentences, in the pack of the match."""
