@@ -18,6 +18,12 @@
     var dark = current() === "dark";
     button.setAttribute("aria-pressed", dark ? "true" : "false");
   }
+  // a link's Copy button (the share pages): shown only where the phone lets a page copy (app.css)
+  if (navigator.clipboard) root.classList.add("can-copy");
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest && event.target.closest("[data-copy]");
+    if (b) navigator.clipboard.writeText(b.dataset.copy).then(function () { b.textContent = b.dataset.done; });
+  });
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("theme");
     if (!button) return;

@@ -8,6 +8,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.browser.conftest import Taps, no_overflow
+from tests.browser.handflows import new_match
 
 pytestmark = pytest_mark = __import__("pytest").mark.browser
 
@@ -53,3 +54,17 @@ def test_view_only_link_refuses_edits(page: Any, live_server: str, taps: Taps, s
     expect(page.locator("main")).to_contain_text("view-only link")
     response = page.goto(view_url + "import")
     assert response is not None and response.status == 403
+
+
+def test_a_shared_link_is_copied_with_one_tap(page: Any, live_server: str) -> None:
+    """The edit link did not fit its box on a phone, and copying it meant selecting it by hand."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    match_url = new_match(page, live_server)
+    page.goto(match_url + "share")
+    box, copy = page.locator(".share input.link").first, page.locator(".share [data-copy]").first
+    expect(copy).to_be_visible()
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == box.input_value() == match_url
+    right = page.locator(".share .link-row").first.evaluate("r => r.getBoundingClientRect().right")
+    assert right <= 390
