@@ -200,6 +200,12 @@ def player_name(text: str) -> str:
     return unicodedata.normalize("NFC", text.translate(ZERO_WIDTH)).strip()
 
 
+def one_space(name: str) -> str:
+    """A name with each run of white space inside it made one space: how the forms and a club's roster
+    read a typed name ("Anna   Rossi" is Anna Rossi). A file's names are read as RECORD.md says: trimmed."""
+    return " ".join(name.split())
+
+
 def _check_sizes(obj: dict[str, Any]) -> None:
     """Refuse a record larger than any match before reading it (limits.py: the work stays bounded)."""
     players, hands = obj.get("players"), obj.get("hands")

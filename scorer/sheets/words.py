@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import rulesets
 from ..engine.cardnames import SUITS, full_name
-from ..engine.cards import CODES, RANK
+from ..engine.cards import ANGEL_INDEX, BAGATTO_INDEX, CODES, FIRST_SUIT_CARD, FOOL_INDEX, RANK, WORLD_INDEX
 from ..engine.messages import N_, render
 from ..engine.numbers import fraction_text
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
@@ -98,8 +98,10 @@ ARTICLES: dict[str, dict[str, str]] = {
 }
 """The article before a suit card's name in a sentence, by rank ("" for the rest): German and Finnish
 need none."""
-PLAIN_TRUMPS = {"Tarocco": "il", "Triunfo": "el"}
+TRUMP_ARTICLES = {"it": "il", "es": "el"}
 """The article before a numbered trump's name in a sentence (Italian, Spanish)."""
+NAMED_TRUMPS = (BAGATTO_INDEX, ANGEL_INDEX, WORLD_INDEX, FOOL_INDEX)
+"""The trumps called by a name that carries its article already ("il Bagatto (I)", "el Loco")."""
 
 
 @dataclass(frozen=True)
@@ -119,15 +121,15 @@ class Words:
         article ("ha giocato il Cavallo di Bastoni", "l'8 di Coppe", "jugó la Sota de Oros"); the named
         trumps carry theirs already ("il Bagatto (I)")."""
         name = self.card_title(index)
-        if index > 21:
+        if index >= FIRST_SUIT_CARD:
             if self.language == "en":
                 return f"the {name}"
             article = ARTICLES.get(self.language, {})
             word = article.get(RANK[index], article.get("", ""))
-        elif name.split()[0] in PLAIN_TRUMPS:  # "Tarocco XV", "Triunfo XV"
-            word = PLAIN_TRUMPS[name.split()[0]]
-        else:
+        elif index in NAMED_TRUMPS:
             return name
+        else:  # "il Tarocco XV", "el Triunfo XV"
+            word = TRUMP_ARTICLES.get(self.language, "")
         return f"{word}{name}" if word.endswith("'") else f"{word} {name}" if word else name
 
     def suit_in_sentence(self, suit: int) -> str:

@@ -40,7 +40,7 @@ from ..engine.limits import (
     MAX_SEASONS,
 )
 from ..engine.messages import N_
-from ..engine.records import MatchRecord, dumps, match_to_dict, parse_match, player_name
+from ..engine.records import MatchRecord, dumps, match_to_dict, one_space, parse_match, player_name
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import standings
@@ -121,7 +121,7 @@ def clean_name(value: object, where: str = "name") -> str:
         raise ReadError.of("players.empty_name", where)
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
-    name = " ".join(name.split())  # "Anna   Rossi" is Anna Rossi: one space between words, as name_key compares
+    name = one_space(name)  # "Anna   Rossi" is Anna Rossi, as name_key compares
     if len(name) > MAX_NAME:
         raise ReadError(N_("A name may be at most 40 characters long."), where)
     return name
@@ -239,7 +239,7 @@ def name_key(name: str) -> str:
     one, in any case. A name stored
     before rosters were read so (with a zero-width space, or an accent as a second character) still
     finds its player, and no second one is made for it."""
-    return " ".join(player_name(name).split()).casefold()
+    return one_space(player_name(name)).casefold()
 
 
 def _named(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow | None:

@@ -18,8 +18,9 @@ from wtforms.i18n import messages_path
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
 from ..engine.limits import MAX_CURRENCY, MAX_PLACE, MAX_TITLE
-from ..engine.records import MATCH_FORMAT, player_name
+from ..engine.records import MATCH_FORMAT, one_space
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
+from ..storage.clubs import name_key
 from .jsonio import json_fields, posted_json
 from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, value_label
 
@@ -177,7 +178,7 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
     def names(self) -> list[str]:
         """The names of the players the deal seats, as typed but with one space between words: "Anna  Maria"
         typed with two spaces is Anna Maria, not a second player who looks the same everywhere."""
-        return [" ".join((f.data or "").split()) for f in self.player_fields()[: self.ruleset().players]]
+        return [one_space(f.data or "") for f in self.player_fields()[: self.ruleset().players]]
 
     def ruleset(self) -> Ruleset:
         """The preset with the chosen deal, which says how many players there are."""
@@ -254,13 +255,13 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
 
 
 def _named_twice(names: list[str]) -> str | None:
-    """The first name given twice, as a match reads names (capitals, zero-width characters aside)."""
+    """The first name given twice, compared as a club's roster compares names (capitals, zero-width
+    characters and inner spaces aside)."""
     seen: set[str] = set()
     for name in names:
-        key = player_name(name).casefold()
-        if key in seen:
+        if name_key(name) in seen:
             return name
-        seen.add(key)
+        seen.add(name_key(name))
     return None
 
 

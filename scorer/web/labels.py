@@ -179,5 +179,6 @@ def name_error_text(name: str, exc: ScartoError) -> str:
 
 def named(name: str, message: str) -> str:
     """A message about one typed name, the name first (quoted, at most 24 characters shown)."""
-    shown = name.strip() if len(name.strip()) <= 24 else name.strip()[:23] + "…"
+    name = name.strip()
+    shown = name if len(name) <= 24 else name[:23] + "…"
     return _("“%(name)s”: %(problem)s", name=shown, problem=message)

@@ -43,15 +43,17 @@ def roster_problems(lines: list[tuple[str, str | None]]) -> list[str]:
         if key in seen:
             problems.append(named(name, _("named twice: each player is listed once")))
         seen.add(key)
-        if short is not None and len(short) > club_store.MAX_SHORT:
+        if short is None:
+            continue
+        short_key = club_store.name_key(short)
+        if len(short) > club_store.MAX_SHORT:
             problems.append(named(f"{name}, {short}", _(
                 "a short name is at most %(most)s characters; this one has %(length)s",
                 most=club_store.MAX_SHORT, length=len(short))))
-        elif short is not None and club_store.name_key(short) in shorts:  # two "An" in a narrow column
+        elif short_key in shorts:  # two "An" in a narrow column
             problems.append(named(f"{name}, {short}", _("%(other)s has this short name already",
-                                                        other=shorts[club_store.name_key(short)])))
-        if short is not None:
-            shorts.setdefault(club_store.name_key(short), name)
+                                                        other=shorts[short_key])))
+        shorts.setdefault(short_key, name)
     return problems
 
 
