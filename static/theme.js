@@ -22,7 +22,8 @@
   if (navigator.clipboard) root.classList.add("can-copy");
   document.addEventListener("click", function (event) {
     var b = event.target.closest && event.target.closest("[data-copy]");
-    if (b) navigator.clipboard.writeText(b.dataset.copy).then(function () { b.textContent = b.dataset.done; });
+    if (b) navigator.clipboard.writeText(b.dataset.copy).then(function () { b.textContent = b.dataset.done; },
+                                                             function () { /* refused: the box is there to select */ });
   });
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("theme");
