@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import random
+import statistics
 import sys
 import threading
 from pathlib import Path
@@ -103,4 +105,38 @@ def test_a_short_club_night_run_stores_every_acknowledged_hand_once(tmp_path: Pa
     assert {"GET match page", "GET entry page (points)", "POST hand (points)"} <= set(report.kinds)
     assert report.arrival_p99_ms > 0  # type: ignore[attr-defined]  # 9 s: all of it the arrival
     section = load.clubs_section([report], "bench/load.py --clubs 6")
-    assert "## Club nights" in section and "| 6 | 216 |" in section
+    assert "## Club nights" in section and "| 6 | steady | 216 |" in section
+
+
+def _busiest_share(together: bool) -> float:
+    """The busiest whole second of the first 20 over the mean rate, for 3,600 phones acting every 3 to 10 s
+    from their first actions (made as bench/load.py makes them, without a server: each action instant)."""
+    rng = random.Random(7)
+    starts = []
+    for _phone in range(3600):
+        when = load.first_action(rng, together)
+        while when < 60:
+            starts.append(when)
+            when += rng.uniform(*load.PACE)
+    mean = len(starts) / 60
+    busiest = load.busiest_second([s for s in starts if s < 20])
+    return busiest / mean
+
+
+def test_a_steady_arrival_holds_the_loads_rate_from_the_first_second() -> None:
+    """The phones start at the load's own rate (3,600 / 6.5 s = 554 a second): no second of the first 20 has
+    a tenth more; all together in the first 10 s, the second actions pile onto the first ones (two fifths more)."""
+    assert _busiest_share(together=False) < 1.1
+    assert _busiest_share(together=True) > 1.25
+
+
+def test_a_first_action_waits_what_is_left_of_a_phones_wait() -> None:
+    """Steady: the wait a phone has left when seen at a random moment of its 3-to-10-s waits, whose mean is
+    E[X^2] / 2E[X] = (49/12 + 6.5^2) / 13 = 3.56 s, never more than 10 s; together: uniform over 10 s."""
+    rng = random.Random(3)
+    steady = [load.first_action(rng) for _ in range(40_000)]
+    assert 0 <= min(steady) and max(steady) <= 10
+    assert abs(statistics.fmean(steady) - (49 / 12 + 6.5 ** 2) / 13) < 0.05
+    assert abs(sum(s < 3 for s in steady) / len(steady) - 3 / 6.5) < 0.01
+    together = [load.first_action(rng, True) for _ in range(40_000)]
+    assert abs(statistics.fmean(together) - 5) < 0.05
