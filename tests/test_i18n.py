@@ -10,7 +10,9 @@ out in each language.
 from __future__ import annotations
 
 import contextlib
+import html
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -426,3 +428,43 @@ def test_a_sheet_in_another_language_within_a_page_gets_its_words_and_the_page_k
         with force_locale("de"):  # forced before the page's first string
             assert render_template_string(say) == "Gesamt"
         assert render_template_string(say) == "Yhteensä"
+
+
+def test_italian_writes_ad_before_a_name_that_starts_with_a() -> None:
+    """ "Bruno paga a Anna" reads wrong in Italian: "ad Anna" (the catalogue cannot know the name)."""
+    from scorer.sheets.words import euphonic
+
+    assert euphonic("it", "Bruno paga a Anna 3 punti", ["Anna"]) == "Bruno paga ad Anna 3 punti"
+    assert euphonic("it", "tocca a Àlvaro", ["Àlvaro"]) == "tocca ad Àlvaro"
+    assert euphonic("it", "tocca a alberto", ["alberto"]) == "tocca ad alberto"
+    assert euphonic("it", "Anna paga a Bruno 3 punti", ["Anna", "Bruno"]) == "Anna paga a Bruno 3 punti"
+    assert euphonic("en", "Bruno pays a Anna", ["Anna"]) == "Bruno pays a Anna"  # only where the language says
+    assert euphonic("it", "a Anna", [3, None]) == "a Anna"  # not names
+
+
+def test_the_pages_and_sheets_say_ad_anna_in_italian(client: FlaskClient, tmp_path: Any) -> None:
+    """Who pays whom on the match page (a template's ngettext), the live page's turn (live.js's sentence
+    for that player) and the match sheet (the command's templates)."""
+    from scorer.engine.records import parse_match
+    from scorer.sheets.pdf import sheet_for
+    from scorer.sheets.render import match_sheet_html, words
+    from tests.matchutil import points_match
+
+    data = points_match(3, players=("Bruno", "Anna", "Carla"))
+    data["hands"] = [{"dealer": "Bruno", "points": {"Bruno": 10, "Anna": 50, "Carla": 18}}]
+    answer = client.post("/api/matches", json=data)
+    token = answer.get_json()["edit_url"].rstrip("/").split("/")[-1]
+    page = visible_text(get(client, f"/m/{token}/?lang=it"))
+    assert "Bruno paga ad Anna" in page and "paga a Anna" not in page
+    assert "Carla paga ad Anna" in page
+    english = visible_text(get(client, f"/m/{token}/?lang=en"))
+    assert "Bruno pays Anna" in english
+
+    live = get(client, f"/m/{token}/hands/new/live?lang=it")
+    texts = json.loads(html.unescape(re.search(r"data-texts='([^']*)'", live).group(1)))
+    assert texts["turn_by"] == {"Anna": "Presa %(n)s: tocca ad Anna"}
+    assert texts["turn"] == "Presa %(n)s: tocca a %(name)s"
+
+    record = parse_match(data)
+    sheet_html = match_sheet_html(sheet_for(record, words=words("it", "italian")))
+    assert "paga ad Anna" in sheet_html and "paga a Anna" not in sheet_html

@@ -17,7 +17,7 @@ from ..engine.numbers import fraction_text
 from ..engine.records import MatchRecord
 from ..resources import STATIC, TEMPLATES, TRANSLATIONS
 from .pdf import Sheet, html_to_pdf, sheet_for
-from .words import Words
+from .words import Words, euphonic_templates
 
 
 @cache
@@ -35,6 +35,7 @@ def environment(language: str) -> Environment:
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
                       extensions=["jinja2.ext.i18n"])
     env.install_gettext_translations(_translations(language), newstyle=True)  # type: ignore[attr-defined]
+    euphonic_templates(env, lambda: language)
     w = words(language, "italian")  # the filters' words do not depend on the pack
     env.filters.update({"points": fraction_text, "money": w.money, "local_date": w.local_date,
                         "preset_name": w.preset_name})

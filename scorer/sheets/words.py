@@ -9,7 +9,7 @@ a sheet says the same from the web and from the command.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -102,6 +102,52 @@ TRUMP_ARTICLES = {"it": "il", "es": "el"}
 """The article before a numbered trump's name in a sentence (Italian, Spanish)."""
 NAMED_TRUMPS = (BAGATTO_INDEX, ANGEL_INDEX, WORLD_INDEX, FOOL_INDEX)
 """The trumps called by a name that carries its article already ("il Bagatto (I)", "el Loco")."""
+
+
+EUPHONIC = {"it": (" a ", " ad ", ("a", "à"))}
+"""Per language: a preposition before a name, its euphonic form, and the first letters that call for it.
+Italian writes "ad" before a word that starts with "a" ("paga ad Anna", "tocca ad Alberto"); the
+catalogue's sentences say "a %(payee)s", not knowing the name."""
+
+
+def euphonic(language: str, text: str, names: Iterable[object]) -> str:
+    """``text`` with the preposition before each of ``names`` (strings; others are passed over) in its
+    euphonic form where the language and the name's first letter call for it: "paga a Anna" is "paga
+    ad Anna" in Italian. The names as they stand in ``text`` (escaped, on a page: ``str(escape(name))``)."""
+    rule = EUPHONIC.get(language)
+    if rule is None:
+        return text
+    plain, changed, letters = rule
+    for name in names:
+        if isinstance(name, str) and name[:1].lower() in letters and plain + name in text:
+            text = text.replace(plain + name, changed + name)
+    return text
+
+
+def euphonic_templates(env: Any, language: Callable[[], str]) -> None:
+    """A Jinja environment's ``_()``, ``ngettext()`` ... (newstyle, installed) made to write the
+    preposition before a name as the language wants it (:func:`euphonic`); ``language`` is asked only
+    when a value could call for it (a string starting with "a"), so other pages pay nothing more."""
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        env.globals[name] = _euphonic_call(env.globals[name], language)
+    env.globals["_"] = env.globals["gettext"]
+
+
+def _euphonic_call(translate: Any, language: Callable[[], str]) -> Any:
+    from jinja2 import pass_context
+    from markupsafe import Markup, escape
+
+    @pass_context
+    def translated(context: Any, *args: Any, **values: Any) -> Any:
+        text = translate(context, *args, **values)
+        names = [v for v in values.values() if isinstance(v, str) and v[:1] in "aAàÀ"]
+        if not names or (spoken := language()) not in EUPHONIC:
+            return text
+        if context.eval_ctx.autoescape:  # the names stand escaped in the text
+            return Markup(euphonic(spoken, str(text), [str(escape(v)) for v in names]))
+        return euphonic(spoken, text, names)
+
+    return translated
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,10 @@ from ..engine.cardnames import DEFAULT_LANGUAGE
 from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
 from ..engine.limits import MAX_HANDS, MAX_HANDS_KEPT, MAX_UPLOAD_BYTES
 from ..resources import STATIC, TEMPLATES, TRANSLATIONS
+from ..sheets import words
 from ..storage import db as database
 from ..storage import store
-from . import filters, safety
+from . import filters, labels, safety
 from .context import close_db, end_save_turn, get_db, take_save_turn, wants_json
 
 __all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATIONS", "create_app", "get_db"]
@@ -154,6 +155,7 @@ def _install_catalogue(app: Flask) -> None:
         npgettext=lambda c, s, p, n: _catalogue().unpgettext(c, s, p, n),
         newstyle=True,
     )
+    words.euphonic_templates(app.jinja_env, labels.current_language)
 
 
 def _locale() -> Locale | None:

@@ -33,6 +33,7 @@ from ..engine.records import HandRecord, hand_to_dict, parse_hand
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.validation import Problem
+from ..sheets.words import euphonic
 from ..storage import store
 from .context import MatchPage, entry_key, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
@@ -348,7 +349,7 @@ def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: 
     }
     if isinstance(form, LiveForm):
         context["config"] = _live_config(view, form, hand)
-        context["texts"] = live_texts()
+        context["texts"] = live_texts(tuple(view.record.players))
         template = "hand_live.html"
     else:
         template = "hand_form.html"
@@ -440,16 +441,26 @@ def _play_rules(rules: Any) -> dict[str, Any]:
             "trump": TRUMP, "fool": CODES[FOOL_INDEX], "first_lead": rules.first_lead}
 
 
-def live_texts() -> dict[str, str]:
+TURN = N_("Trick %(n)s: %(name)s to play")
+
+
+def live_texts(players: tuple[str, ...] = ()) -> dict[str, Any]:
     """The sentences live.js shows, translated; it fills in the %(...)s placeholders itself.
 
-    ``N_`` marks the sentences for extraction: ``js`` translates them.
+    ``N_`` marks the sentences for extraction: ``js`` translates them. ``turn_by``: whose turn it is
+    for the players whose name changes the sentence around it ("tocca ad Anna" in Italian,
+    :func:`scorer.sheets.words.euphonic`), the name filled in.
     """
     def js(text: str, *names: str) -> str:
         return _(text, **{name: f"%({name})s" for name in names})
 
+    turn = js(TURN, "n", "name")
+    language = current_language()
+    filled = {p: turn.replace("%(name)s", p) for p in players}
+    turn_by = {p: said for p, text in filled.items() if (said := euphonic(language, text, [p])) != text}
     return {
-        "turn": js(N_("Trick %(n)s: %(name)s to play"), "n", "name"),
+        "turn": turn,
+        "turn_by": turn_by,
         "leads": js(N_("Trick %(n)s: %(name)s leads"), "n", "name"),
         "waiting": js(N_("Trick %(n)s"), "n"),
         "wins": js(N_("%(name)s wins"), "name"),

@@ -213,6 +213,19 @@ def test_record_a_hand_live_trick_by_trick(page: Any, live_server: str, taps: Ta
 # --- an error caught and fixed ---------------------------------------------------------------
 
 
+def test_live_entry_in_italian_says_whose_turn_with_ad_before_anna(page: Any, live_server: str, taps: Taps) -> None:
+    """ "tocca ad Anna", "tocca a Bruno": live.js's sentence for the player whose name calls for "ad"."""
+    trick = tricks_as_played("classic-breach")[0]
+    match_url = new_match(page, live_server, first_dealer="Bruno")
+    page.goto(match_url + "?lang=it")
+    taps.tap("#record-live")
+    expect(page.locator("#whose-turn")).to_have_text("Presa 1: esce Carla")
+    taps.tap(f'#grid [data-card="{trick["cards"][0]}"]')
+    expect(page.locator("#whose-turn")).to_have_text("Presa 1: tocca ad Anna")
+    taps.tap(f'#grid [data-card="{trick["cards"][1]}"]')
+    expect(page.locator("#whose-turn")).to_have_text("Presa 1: tocca a Bruno")
+
+
 def test_points_that_do_not_add_up_are_refused_then_fixed(page: Any, live_server: str, taps: Taps,
                                                           shot: Any) -> None:
     match_url = new_match(page, live_server)
