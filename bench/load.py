@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import datetime
 import json
+import math
 import os
 import platform
 import random
@@ -547,6 +548,16 @@ class PacedPhone:
         except Stop:
             self.phone.close()
 
+    async def look_before(self) -> None:
+        """Before the clock, as in an evening under way: the phone's connection open and its page looked at
+        once (the scorer's entry form, the others the match page or standings.json), so it has its
+        cookies and the server has the page rendered."""
+        paths = (f"/m/{self.token}/hands/new/points", f"/m/{self.token}/", f"/m/{self.token}/standings.json")
+        try:
+            await self.phone.get(paths[self.number % PHONES_PER_TABLE])
+        except Failed as exc:
+            self.tally.error(f"phone {self.number}, before the clock: connection failed: {exc}")
+
     async def live(self, first: float, deadline: float, lags: list[float]) -> None:
         """Act at ``first``, then 3 to 10 s after each action ends, until ``deadline``."""
         when = first
@@ -560,7 +571,8 @@ class PacedPhone:
 def first_action(rng: random.Random, together: bool = False) -> float:
     """Seconds from the start to a phone's first action.
 
-    Steady (the default): as if the phone had been acting every 3 to 10 s long before the clock started,
+    Steady (the default; the phones have looked once before the clock, :meth:`PacedPhone.look_before`):
+    as if the phone had been acting every 3 to 10 s long before the clock started,
     the time to its next action drawn from the wait a phone seen at a random moment has left (the residual
     of :data:`PACE`: uniform over the first 3 s with weight 3/6.5, then falling linearly to 0 at 10 s).
     The phones then send at the load's own rate from the first second: 3,600 phones at 554 requests a
@@ -575,7 +587,7 @@ def first_action(rng: random.Random, together: bool = False) -> float:
     mean = (low + high) / 2
     if rng.random() < low / mean:
         return rng.uniform(0, low)
-    return high - (high - low) * (1 - rng.random()) ** 0.5
+    return high - (high - low) * math.sqrt(1 - rng.random())
 
 
 def busiest_second(starts: list[float]) -> int:
@@ -585,8 +597,9 @@ def busiest_second(starts: list[float]) -> int:
 
 
 ARRIVAL = 20.0
-"""Seconds from the start in which a club night's requests count as its arrival: every phone comes within
-10 s (its first action) and opens pages no process has rendered yet; the first hands are saved."""
+"""Seconds from the start in which a club night's requests count as its arrival: arriving together, every
+phone comes within 10 s (its first action) and opens pages no process has rendered yet; the first hands are
+saved."""
 
 
 def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder: Path | None = None,
@@ -596,7 +609,8 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
     Each table has its match (made through the API before the clock starts); one phone of
     the table enters the hands (the entry page, then the save a few seconds later), the
     other two look at the match page or standings.json (their first actions as :func:`first_action`
-    says, ``together`` or steady). The phones keep their connections open, as browsers do. One
+    says, ``together`` or steady; steady phones look once before the clock). The phones keep their
+    connections open, as browsers do. One
     event loop carries every phone (bench/paced.py); how late the actions start is reported (a
     load generator too slow would hide latency).
     """
@@ -635,12 +649,15 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
                                 random.Random(seed * 100_000 + t * PHONES_PER_TABLE + k), tally, token, k == 0, rules)
                      for t, (token, rules) in enumerate(tokens) for k in range(PHONES_PER_TABLE)]
             lags: list[float] = []
-            server_cpu, client_cpu = server.cpu_seconds(), _own_cpu()
-            began = time.monotonic()
-            deadline = began + seconds
+            clock: dict[str, float] = {}
 
             async def evening() -> None:
-                await asyncio.gather(*(phone.live(began + first_action(rng, together), deadline, lags)
+                if not together:  # an evening under way: each phone has looked before, its connection open
+                    for first in range(0, len(paced), 200):
+                        await asyncio.gather(*(p.look_before() for p in paced[first:first + 200]))
+                clock["server"], clock["client"] = server.cpu_seconds() or 0.0, _own_cpu()
+                began = clock["began"] = time.monotonic()
+                await asyncio.gather(*(phone.live(began + first_action(rng, together), began + seconds, lags)
                                        for phone in paced))
                 for phone in paced:
                     phone.phone.close()
@@ -659,9 +676,10 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
             carrier.join()
             if failure:
                 raise failure[0]
+            began = clock["began"]
             wall = time.monotonic() - began
-            server_cpu = _minus(server.cpu_seconds(), server_cpu)
-            client_cpu = _own_cpu() - client_cpu
+            server_cpu = _minus(server.cpu_seconds(), clock["server"])
+            client_cpu = _own_cpu() - clock["client"]
             problems = check_exports(server.port, tally)
         finally:
             server.stop()
@@ -723,26 +741,27 @@ def clubs_section(reports: list[Report], command: str) -> str:
         "counted-points entry page, then saves a hand a few seconds later; the other two phones open the match "
         "page (80 %) or standings.json. Every phone keeps its connection open, as a browser does. Afterwards "
         "every acknowledged hand is checked in the database and in each match's export.json. Arrival "
-        "\"steady\": the phones start as if they had been acting long before the clock (the time to each "
-        "one's first action drawn from what is left of a 3-to-10-s wait seen at a random moment, "
-        "`first_action`), so the load's rate holds from the first second; \"together\": every phone's first "
-        "action uniform over the first 10 s, whose second actions fall on the first ones still coming (the "
-        "busiest second up to two fifths over the run's rate). Both start on a server just started: every "
-        "match's pages are rendered for the first time within the first 10 s."
+        "\"steady\" is an evening under way: before the clock each phone has its connection open and has "
+        "looked at its page once (so the server has every page rendered), and the phones start as if they "
+        "had been acting long before (the time to each one's first action drawn from what is left of a "
+        "3-to-10-s wait seen at a random moment, `first_action`), so the load's rate holds from the first "
+        "second. \"Together\" is every phone arriving at a server just started: each opens its connection "
+        "at its first action, uniform over the first 10 s, on pages never rendered, and the second actions "
+        "fall on the first ones still coming (the busiest second up to two fifths over the run's rate)."
     )
-    held = f"held up to **{best} clubs** (steady arrival) in these runs" if best else \
+    outcome = f"held up to **{best} clubs** (steady arrival) in these runs" if best else \
         "were not all met at any size in these runs (see the table for which)"
     reading = (
-        f"The targets (p99 under 100 ms, no error, every acknowledged hand stored once) {held}. "
+        f"The targets (p99 under 100 ms, no error, every acknowledged hand stored once) {outcome}. "
         f"The server spent about {cpu_ms:.1f} ms of CPU per request (the median of the runs): the {cores} cores' "
         f"throughput alone would answer about {capacity:.0f} clubs, but the answers stay quick only well below "
         "that. Each process answers its own phones and keeps its answers quick only while well short of its "
         "core is busy (bench/bench_ceiling.py, \"One process's ceiling\"): past that knee each request costs "
         "more, as the threads pass the GIL to each other more often, and the queue runs away (see the cores "
         "busy beside the p99). The load generator shares the same cores here, so the measured figure is the "
-        f"lower bound. The p99 of the first {ARRIVAL:.0f} s (the arrival: every phone comes within 10 s of a "
-        "server just started, so every match's match page and entry form are rendered for the first time while "
-        "the first hands are saved) beside the p99 of the rest of the run shows where the tail comes from."
+        f"lower bound. The p99 of the first {ARRIVAL:.0f} s (arriving together: every phone comes within 10 s "
+        "of a server just started, so every match's match page and entry form are rendered for the first time "
+        "while the first hands are saved) beside the p99 of the rest of the run shows where the tail comes from."
     )
     return f"""## Club nights
 

@@ -61,11 +61,17 @@ class AsyncPhone:
         answer.seconds = time.perf_counter() - start
         return answer
 
-    async def _exchange(self, data: bytes) -> Answer:
+    async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """The phone's connection, opened now if it has none (before its first request, or again after a
+        failure)."""
         if self.writer is None or self.reader is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
-        self.writer.write(data)
-        head = await self.reader.readuntil(b"\r\n\r\n")
+        return self.reader, self.writer
+
+    async def _exchange(self, data: bytes) -> Answer:
+        reader, writer = await self.connect()
+        writer.write(data)
+        head = await reader.readuntil(b"\r\n\r\n")
         status_line, *header_lines = head.decode("latin-1").split("\r\n")
         status = int(status_line.split(" ", 2)[1])
         headers: dict[str, str] = {}
@@ -79,7 +85,7 @@ class AsyncPhone:
             headers[name] = value
         if "content-length" not in headers:
             raise ValueError(f"an answer without Content-Length: {status_line}")
-        body = await self.reader.readexactly(int(headers["content-length"]))
+        body = await reader.readexactly(int(headers["content-length"]))
         if headers.get("connection", "").lower() == "close":
             self.close()
         return Answer(status, headers, body, 0.0)
