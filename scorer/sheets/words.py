@@ -108,6 +108,8 @@ EUPHONIC = {"it": (" a ", " ad ", ("a", "à"))}
 """Per language: a preposition before a name, its euphonic form, and the first letters that call for it.
 Italian writes "ad" before a word that starts with "a" ("paga ad Anna", "tocca ad Alberto"); the
 catalogue's sentences say "a %(payee)s", not knowing the name."""
+EUPHONIC_LETTERS = frozenset(letter for _plain, _changed, letters in EUPHONIC.values() for letter in letters)
+"""The first letters (lower case) of a name that may call for a euphonic form in some language."""
 
 
 def euphonic(language: str, text: str, names: Iterable[object]) -> str:
@@ -140,7 +142,7 @@ def _euphonic_call(translate: Any, language: Callable[[], str]) -> Any:
     @pass_context
     def translated(context: Any, *args: Any, **values: Any) -> Any:
         text = translate(context, *args, **values)
-        names = [v for v in values.values() if isinstance(v, str) and v[:1] in "aAàÀ"]
+        names = [v for v in values.values() if isinstance(v, str) and v[:1].lower() in EUPHONIC_LETTERS]
         if not names or (spoken := language()) not in EUPHONIC:
             return text
         if context.eval_ctx.autoescape:  # the names stand escaped in the text
