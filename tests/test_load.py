@@ -140,3 +140,27 @@ def test_a_first_action_waits_what_is_left_of_a_phones_wait() -> None:
     assert abs(sum(s < 3 for s in steady) / len(steady) - 3 / 6.5) < 0.01
     together = [load.first_action(rng, True) for _ in range(40_000)]
     assert abs(statistics.fmean(together) - 5) < 0.05
+
+
+def _report(clubs: int, together: bool, p99: float, cpu_seconds: float) -> Any:
+    report = load.Report(clients=clubs * 36, shared=0, seconds=60, wall=60, requests=1000, median_ms=2, p99_ms=p99,
+                         mean_ms=3, errors=[], conflicts=0, acknowledged=10, matches=12 * clubs, shared_hands=0,
+                         problems=[], kinds={}, statuses={200: 1000}, server_cpu=cpu_seconds, client_cpu=0.1,
+                         load_before=0.5)
+    report.clubs, report.together = clubs, together
+    report.lag_p99_ms = report.arrival_p99_ms = report.later_p99_ms = p99
+    report.busiest = 600
+    return report
+
+
+def test_the_club_nights_reading_says_which_sizes_held_in_every_run_and_at_what_speed() -> None:
+    """A size that held in some runs only is told as such (not "held up to 100"), beside the CPU a request
+    of the runs that held and of those that missed."""
+    reports = [_report(75, False, 33, 2.15), _report(100, False, 306, 2.19), _report(100, False, 16, 1.29),
+               _report(100, True, 12, 1.06)]
+    section = load.clubs_section(reports, "bench/load.py --clubs 75 100")
+    flat = " ".join(section.split())
+    assert ("stored once): arriving steady, held in every run up to **75 clubs**, and at 100 clubs in 1 of 2 runs; "
+            "arriving together, held in every run up to **100 clubs** (at 100 clubs a request cost 1.06 to 1.29 ms "
+            "of CPU in the runs that held, 2.19 ms in those that missed: the host's speed).") in flat
+    assert "| 100 | steady | 3600 |" in section and "| 100 | together | 3600 |" in section
