@@ -58,6 +58,26 @@ def test_every_change_to_the_hands_shows_at_once(app: Flask, client: FlaskClient
     assert rows(client.get(f"/m/{token}/").get_data(as_text=True)) == ["1"]
 
 
+def test_standings_json_is_kept_until_the_hands_change(app: Flask, client: FlaskClient) -> None:
+    """It lists every hand: made once a change and served kept between, a save or a delete from any
+    path shown at once."""
+    token = start_match(client)
+
+    def hands() -> list[int]:
+        return [h["number"] for h in client.get(f"/m/{token}/standings.json").get_json()["hands"]]
+
+    record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
+    assert hands() == [1]
+    hits = KEPT.hits
+    assert hands() == [1] and KEPT.hits == hits + 1
+    record(client, token, "points", points_data({"Anna": 10, "Bruno": 60}, PLAYERS, "Bruno"))
+    assert hands() == [1, 2]
+    with app.app_context():
+        row, _edit = store.find_match(get_db(), token)
+        store.delete_hand(get_db(), row.id, hand_keys(app, token)[0])
+    assert hands() == [1]
+
+
 def test_what_depends_on_the_phone_is_not_kept(client: FlaskClient) -> None:
     token = start_match(client)
     record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))

@@ -142,6 +142,8 @@ def _euphonic_call(translate: Any, language: Callable[[], str]) -> Any:
     @pass_context
     def translated(context: Any, *args: Any, **values: Any) -> Any:
         text = translate(context, *args, **values)
+        if not values:  # most of a page's sentences
+            return text
         names = [v for v in values.values() if isinstance(v, str) and v[:1].lower() in EUPHONIC_LETTERS]
         if not names or (spoken := language()) not in EUPHONIC:
             return text

@@ -149,6 +149,16 @@ def kept_part(key: tuple[Hashable, ...], render: Callable[[], str]) -> Markup:
     return Markup(part.decode())
 
 
+def kept_answer(key: tuple[Hashable, ...], render: Callable[[], bytes]) -> bytes:
+    """An answer that depends on nothing of the request but ``key`` (a JSON file), as sent."""
+    limit = int(current_app.config.get("KEPT_PAGE_BYTES", DEFAULT_BYTES))
+    if not limit:
+        return render()
+    full = ("answer", *_full(key))
+    answer = KEPT.get(full)
+    return answer if isinstance(answer, bytes) else _looked_up(full, limit, render)
+
+
 def kept_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> bytes:
     """A whole page under ``key`` (as sent: UTF-8), the phone's own messages and CSRF token put in."""
 

@@ -28,7 +28,7 @@ from .context import (
     share_codes,
 )
 from .forms import MatchForm
-from .kept import kept_frame, kept_part
+from .kept import kept_answer, kept_frame, kept_part
 from .labels import current_language, preset_table, read_error_text, switch_rows
 
 bp = Blueprint("matches", __name__)
@@ -130,8 +130,14 @@ def export_json(token: str) -> Response:
 
 @bp.get("/m/<token>/standings.json")
 def standings_json(token: str) -> Response:
-    """``scarto-standings/1``, as ``scarto match --json`` prints it."""
+    """``scarto-standings/1``, as ``scarto match --json`` prints it: the same until the match changes, so
+    kept as sent (it lists every hand: a long match's is made once a change, not at every look)."""
     row, _can_edit = load_match(token)
-    db = get_db()
-    table = store.standings_window(db, row, 0, store.count_hands(db, row.id))  # every hand, from stored results
-    return Response(json.dumps(table.to_dict(), ensure_ascii=False) + "\n", mimetype="application/json")
+
+    def render() -> bytes:
+        db = get_db()
+        table = store.standings_window(db, row, 0, store.count_hands(db, row.id))  # every hand, stored results
+        return (json.dumps(table.to_dict(), ensure_ascii=False) + "\n").encode()
+
+    key = ("standings.json", row.id, row.changes, row.updated_at, store.engine_version())
+    return Response(kept_answer(key, render), mimetype="application/json")
