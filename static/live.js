@@ -287,7 +287,7 @@
       }
       if (turn) {
         turnEl.appendChild(dot(turn));
-        turnEl.appendChild(document.createTextNode(say(open ? (T.turn_by || {})[turn] || T.turn : T.leads, { n: trickNo, name: turn })));
+        turnEl.appendChild(document.createTextNode(say(open ? (Object.prototype.hasOwnProperty.call(T.turn_by || {}, turn) ? T.turn_by[turn] : T.turn) : T.leads, { n: trickNo, name: turn })));
       } else {
         turnEl.textContent = say(T.waiting, { n: trickNo }) + " …";
       }

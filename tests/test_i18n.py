@@ -439,7 +439,7 @@ def test_italian_writes_ad_before_a_name_that_starts_with_a() -> None:
     assert euphonic("it", "tocca a alberto", ["alberto"]) == "tocca ad alberto"
     assert euphonic("it", "Anna paga a Bruno 3 punti", ["Anna", "Bruno"]) == "Anna paga a Bruno 3 punti"
     assert euphonic("en", "Bruno pays a Anna", ["Anna"]) == "Bruno pays a Anna"  # only where the language says
-    assert euphonic("it", "a Anna", [3, None]) == "a Anna"  # not names
+    assert euphonic("it", "paga a Anna", [3, None]) == "paga a Anna"  # not names
     assert euphonic("it", "deve a Bruno una carta", ["", "Bruno"]) == "deve a Bruno una carta"
 
 

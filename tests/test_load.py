@@ -164,3 +164,13 @@ def test_the_club_nights_reading_says_which_sizes_held_in_every_run_and_at_what_
             "arriving together, held in every run up to **100 clubs** (at 100 clubs a request cost 1.06 to 1.29 ms "
             "of CPU in the runs that held, 2.19 ms in those that missed: the host's speed).") in flat
     assert "| 100 | steady | 3600 |" in section and "| 100 | together | 3600 |" in section
+
+
+def test_the_reading_says_up_to_only_below_the_first_size_that_missed() -> None:
+    """Held at 50, missed at 75, held at 100: not "up to 100"; runs arriving together alone are read too."""
+    flat = " ".join(load.clubs_section([_report(50, False, 20, 1.5), _report(75, False, 300, 2.3),
+                                        _report(100, False, 40, 1.4)], "x").split())
+    assert ("arriving steady, held in every run up to **50 clubs**, and at 75 clubs in 0 of 1 runs, and at 100 "
+            "clubs in 1 of 1 runs") in flat
+    together = " ".join(load.clubs_section([_report(100, True, 20, 1.2)], "x").split())
+    assert "stored once): arriving together, held in every run up to **100 clubs**." in together
