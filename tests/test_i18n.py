@@ -463,7 +463,7 @@ def test_the_pages_and_sheets_say_ad_anna_in_italian(client: FlaskClient, tmp_pa
 
     live = get(client, f"/m/{token}/hands/new/live?lang=it")
     texts = json.loads(html.unescape(re.search(r"data-texts='([^']*)'", live).group(1)))
-    assert texts["turn_by"] == {"Anna": "Presa %(n)s: tocca ad Anna"}
+    assert texts["turn_by"] == {"Anna": "Presa %(n)s: tocca ad %(name)s"}
     assert texts["turn"] == "Presa %(n)s: tocca a %(name)s"
 
     record = parse_match(data)

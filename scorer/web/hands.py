@@ -448,16 +448,22 @@ def live_texts(players: tuple[str, ...] = ()) -> dict[str, Any]:
     """The sentences live.js shows, translated; it fills in the %(...)s placeholders itself.
 
     ``N_`` marks the sentences for extraction: ``js`` translates them. ``turn_by``: whose turn it is
-    for the players whose name changes the sentence around it ("tocca ad Anna" in Italian,
-    :func:`scorer.sheets.words.euphonic`), the name filled in.
+    for the players whose name changes the sentence around it ("tocca ad %(name)s" for Anna in
+    Italian, :func:`scorer.sheets.words.euphonic`). The name stays a placeholder there, filled in by
+    live.js in the same single pass as the trick's number: a name filled in here would be read again
+    by that pass, and a player called "a%(n)s" would become "a3".
     """
     def js(text: str, *names: str) -> str:
         return _(text, **{name: f"%({name})s" for name in names})
 
     turn = js(TURN, "n", "name")
     language = current_language()
-    filled = {p: turn.replace("%(name)s", p) for p in players}
-    turn_by = {p: said for p, text in filled.items() if (said := euphonic(language, text, [p])) != text}
+    turn_by: dict[str, str] = {}
+    for player in players:
+        stand_in = player[:1] + "\ue000"  # the euphony looks at the first letter only; no text has this mark
+        filled = turn.replace("%(name)s", stand_in)
+        if (said := euphonic(language, filled, [stand_in])) != filled:
+            turn_by[player] = said.replace(stand_in, "%(name)s")
     return {
         "turn": turn,
         "turn_by": turn_by,

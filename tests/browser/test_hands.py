@@ -239,6 +239,21 @@ def test_a_player_named_like_a_script_word_is_told_whose_turn(page: Any, live_se
     expect(page.locator("#whose-turn")).to_have_text("Presa 1: tocca a constructor")
 
 
+def test_a_player_named_like_a_placeholder_is_told_whose_turn_as_typed(page: Any, live_server: str,
+                                                                       taps: Taps) -> None:
+    """A player called "a%(n)s" is named as typed: live.js fills in the sentence's placeholders once,
+    so the name is not read as the trick's number ("tocca ad a1" before)."""
+    trick = tricks_as_played("classic-breach")[0]
+    body = {"format": "scarto-match/1", "ruleset": "classic", "players": ["a%(n)s", "Bruno", "Carla"],
+            "first_dealer": "Bruno", "hands": []}
+    response = page.request.post(live_server + "/api/matches", data=body, headers={"Content-Type": "application/json"})
+    assert response.status == 201, response.text()
+    page.goto(response.json()["edit_url"] + "?lang=it")
+    taps.tap("#record-live")
+    taps.tap(f'#grid [data-card="{trick["cards"][0]}"]')
+    expect(page.locator("#whose-turn")).to_have_text("Presa 1: tocca ad a%(n)s")
+
+
 def test_points_that_do_not_add_up_are_refused_then_fixed(page: Any, live_server: str, taps: Taps,
                                                           shot: Any) -> None:
     match_url = new_match(page, live_server)
