@@ -7,7 +7,8 @@ From the environment:
   code on one core at a time (the GIL), so a second core serves only through a second
   process; each listens on the port with SO_REUSEPORT (the kernel spreads the connections
   evenly among them), and they share SQLite (WAL) their database.
-- THREADS: threads per process (8).
+- THREADS: threads per process (8). The PDFs a process makes at once (``SCARTO_PDF_RENDERS``, 2) are
+  kept fewer, so a thread is left for pages and assets (:func:`leave_a_thread`).
 - The processes of one run share the pages they render (:mod:`scorer.storage.shelf`): the
   parent marks the run (``SCARTO_KEPT_RUN``) and empties the shelf before they start.
 - POLL: how waitress's loop waits on its connections: epoll (the default; registrations
@@ -207,10 +208,32 @@ def _share_kept_pages(config: Any) -> None:
     shelf.reset(path)
 
 
+def worker_count() -> int:
+    """Server processes: ``WORKERS``, or one per core (a process runs Python on one core at a time)."""
+    return int(os.environ.get("WORKERS", "0") or 0) or (os.cpu_count() or 1)
+
+
+def leave_a_thread(config: Any, threads: int) -> str | None:
+    """The threads PDFs can hold kept fewer than a process's threads, so pages and assets are still served
+    while PDFs are made: a PDF holds its thread while its worker process renders it (up to PDF_TIMEOUT), and
+    so does a request waiting for its turn (up to PDF_WAIT). ``SCARTO_PDF_RENDERS`` and ``SCARTO_PDF_QUEUE``
+    lowered for the processes about to start (renders first: one at least), and the sentence saying so
+    returned. ``PDF_RENDERS=0`` (each PDF in its request's thread, for trials) is left as it is."""
+    renders, queue = int(config.get("PDF_RENDERS") or 0), int(config.get("PDF_QUEUE") or 0)
+    if renders == 0 or renders + queue <= threads - 1:
+        return None
+    fewer_renders = min(renders, max(1, threads - 1))
+    fewer_queue = min(queue, max(0, threads - 1 - fewer_renders))
+    os.environ["SCARTO_PDF_RENDERS"], os.environ["SCARTO_PDF_QUEUE"] = str(fewer_renders), str(fewer_queue)
+    return (f"SCARTO_PDF_RENDERS={renders} and SCARTO_PDF_QUEUE={queue} with THREADS={threads} would leave no "
+            f"thread for pages: {fewer_renders} PDF{'s' if fewer_renders > 1 else ''} at once, "
+            f"{fewer_queue} waiting.")
+
+
 def main() -> None:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "5000"))
-    workers = int(os.environ.get("WORKERS", "0")) or (os.cpu_count() or 1)
+    workers = worker_count()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress").addFilter(Redact())
     options = settings()
@@ -221,6 +244,8 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
+    if (lowered := leave_a_thread(checked.app.config, options["threads"])) is not None:
+        print(lowered, file=sys.stderr, flush=True)
     if workers > 1:
         _share_kept_pages(checked.app.config)
     else:  # one process shares with nobody: a mark left in the environment would keep an old run's pages

@@ -6,9 +6,12 @@ limit, in the page's language. Whatever the app exports it imports back.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import random
+import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +120,12 @@ def test_the_api_refuses_a_name_or_title_past_its_limit_as_json(client: FlaskCli
     response = client.post("/api/matches", json=data)
     assert response.status_code == 400
     assert response.get_json()["problems"][0]["where"] == "title"
+    data = points_match(1)
+    data["players"][1] = "x" * 500_000  # the probe's case: a name
+    response = client.post("/api/matches", json=data)
+    assert response.status_code == 400 and response.mimetype == "application/json"
+    problem = response.get_json()["problems"][0]
+    assert problem["where"] == "players[1]" and "500000" in problem["message"].replace(",", "")
 
 
 def test_a_match_full_to_the_limit_takes_no_more_hands(app: Flask, client: FlaskClient) -> None:
@@ -143,8 +152,13 @@ def test_a_live_check_reads_a_bounded_body(client: FlaskClient) -> None:
     assert many.status_code == 413 and many.mimetype == "application/json"
     typed = client.post(url, json={"dealer": "Anna", "tricks": "T1 T2 T3\n" * 2000}, headers=headers)
     assert typed.status_code == 400 and "longer than 6000 characters" in typed.get_json()["error"]
+    assert "larger than 64 KB" in many.get_json()["error"]  # which limit, not "reload the page"
     listed = client.post(url, json={"dealer": "Anna", "tricks": [["T1", "T2", "T3"]] * 41}, headers=headers)
-    assert listed.status_code == 400 and listed.get_json()["error"]
+    assert listed.status_code == 400 and listed.get_json()["error"] == "41 tricks; a hand has at most 40"
+    italian = client.post(url + "?lang=it", json={"dealer": "Anna", "tricks": [["T1", "T2", "T3"]] * 41},
+                          headers=headers)
+    assert italian.status_code == 400 and "41" in italian.get_json()["error"]
+    assert italian.get_json()["error"] != listed.get_json()["error"]  # in the page's language
 
 
 def _biggest_match(hands: int) -> dict[str, Any]:
@@ -197,7 +211,7 @@ def test_a_1000_hand_export_imports_back(app: Flask, client: FlaskClient) -> Non
 
 def test_the_form_limits_are_the_files_limits() -> None:
     from scorer.web.forms import MatchForm
-    from scorer.web.hand_forms import HandForm
+    from scorer.web.hand_forms import HandForm, LiveForm
 
     def max_length(field: Any) -> int:
         return next(v.max for v in field.kwargs["validators"] if hasattr(v, "max"))
@@ -206,13 +220,17 @@ def test_the_form_limits_are_the_files_limits() -> None:
     assert max_length(MatchForm.place) == limits.MAX_PLACE
     assert max_length(MatchForm.currency) == limits.MAX_CURRENCY
     assert max_length(HandForm.notes) == limits.MAX_NOTES
+    for field in (MatchForm.player_1, MatchForm.player_2, MatchForm.player_3, MatchForm.player_4):
+        assert max_length(field) == limits.MAX_NAME
+    assert max_length(LiveForm.tricks) == limits.MAX_TRICKS_TEXT
 
 
 def test_the_limits_are_documented() -> None:
     text = (ROOT / "docs" / "LIMITS.md").read_text()
-    for name in ("MAX_TITLE", "MAX_PLACE", "MAX_NOTES", "MAX_CURRENCY", "MAX_HANDS", "MAX_HANDS_KEPT", "MAX_TRICKS",
-                 "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES", "MAX_AUDIT_LINK", "MAX_ROSTER", "MAX_SEASONS",
-                 "MAX_CLUB_MATCHES", "CLUB_PART_HANDS"):
+    for name in ("MAX_NAME", "MAX_TITLE", "MAX_PLACE", "MAX_NOTES", "MAX_CURRENCY", "MAX_SHORT_TEXT", "MAX_HANDS",
+                 "MAX_HANDS_KEPT", "MAX_TRICKS", "MAX_TRICKS_TEXT", "MAX_CARDS", "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES",
+                 "MAX_AUDIT_LINK", "MAX_AUDIT_LINK_READ", "MAX_AUDITS_KEPT", "MAX_ROSTER", "MAX_SEASONS",
+                 "MAX_CLUB_MATCHES", "MAX_CLUB_FILE_HANDS", "CLUB_PART_HANDS"):
         assert f"`{name}`" in text, name
         assert f"{getattr(limits, name):,}" in text, name
 
@@ -339,3 +357,61 @@ def test_a_club_export_past_the_upload_limit_comes_in_parts_that_import_back(app
         new, _can_edit = clubs.find_club(get_db(), edit)
         assert get_db().execute("SELECT COUNT(*) FROM hands h JOIN club_matches c ON c.match_id = h.match_id "
                                 "WHERE c.club_id = ?", [new.id]).fetchone()[0] == 2 * limits.MAX_HANDS
+
+
+# --- audit links: the hand is read, and bounded, before anything is drawn -----------------------------
+
+
+def _audit_blob(data: dict[str, Any]) -> str:
+    """An audit link's hand as the app packs one (canonical JSON, deflated, base64url), whatever it holds."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(zlib.compress(text.encode(), 9)).decode().rstrip("=")
+
+
+def _points_hand(names: list[str]) -> dict[str, Any]:
+    return {"format": "scarto-hand/1", "players": names, "dealer": names[1],
+            "points": dict(zip(names, (30, 30, 18), strict=True))}
+
+
+@pytest.mark.parametrize("suffix", ["", ".pdf", ".json"])
+def test_an_audit_link_with_a_long_name_is_refused_before_anything_is_drawn(client: FlaskClient,
+                                                                          suffix: str) -> None:
+    """The probe's audit link carried a 20,000-character name: its PDF took 14 s, and no token is needed.
+    The name compresses to a short link, so the link's length alone does not stop it: the name's does."""
+    blob = _audit_blob(_points_hand(["x" * 20_000, "Bruno", "Carla"]))
+    assert len(blob) < limits.MAX_AUDIT_LINK_READ
+    started = time.monotonic()
+    response = client.get(f"/audit/{blob}{suffix}?lang=en")
+    assert time.monotonic() - started < 1
+    assert response.status_code == 400
+    assert "a name is at most 40 characters; this one has 20000" in response.get_data(as_text=True).replace(",", "")
+
+
+def test_an_audit_link_too_long_or_too_large_unpacked_is_refused(client: FlaskClient) -> None:
+    too_long = client.get("/audit/" + "A" * (limits.MAX_AUDIT_LINK_READ + 1))
+    assert too_long.status_code == 400
+    assert "too long to be a hand record" in too_long.get_data(as_text=True)
+    notes = _points_hand(["Anna", "Bruno", "Carla"]) | {"notes": " " * 1_000_000}  # a megabyte packed small
+    blob = _audit_blob(notes)
+    assert len(blob) < limits.MAX_AUDIT_LINK_READ
+    bomb = client.get(f"/audit/{blob}")
+    assert bomb.status_code == 400 and "too long to be a hand record" in bomb.get_data(as_text=True)
+
+
+def test_the_longest_names_allowed_make_a_sheet_and_an_audit_in_bounded_time(client: FlaskClient) -> None:
+    """Before the limit a 10,000-character name took 8 s for sheet.pdf and grew with its square. At the
+    limits (40 characters of the widest letters a name, title and place 80) a sheet is an ordinary one."""
+    wide = "\U0001d504" * (limits.MAX_NAME - 1)  # four bytes of UTF-8 each
+    names = [f"{wide}{i}" for i in range(3)]
+    data = points_match(20, players=tuple(names))
+    data["title"], data["place"] = "T" * limits.MAX_TITLE, "P" * limits.MAX_PLACE
+    created = client.post("/api/matches", json=data)
+    assert created.status_code == 201, created.get_json()
+    token = created.get_json()["edit_url"].rstrip("/").split("/m/")[1]
+    started = time.monotonic()
+    sheet = client.get(f"/m/{token}/sheet.pdf")
+    audit = client.get("/audit/" + _audit_blob(_points_hand(names)) + ".pdf")
+    seconds = time.monotonic() - started
+    assert sheet.status_code == 200 and sheet.data.startswith(b"%PDF")
+    assert audit.status_code == 200 and audit.data.startswith(b"%PDF")
+    assert seconds < 5, seconds  # about 0.2 s: the bound is for a machine busy with the other tests

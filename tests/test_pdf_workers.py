@@ -66,6 +66,41 @@ def test_a_render_that_finds_every_worker_busy_is_refused_at_once(pool: RenderPo
     assert outcome and outcome[0].startswith(b"%PDF")
 
 
+def test_past_the_requests_allowed_to_wait_a_sheet_is_refused_without_waiting() -> None:
+    """A request waiting for a turn holds its server thread as a render does: one may wait here (``queue``),
+    the next is told "busy" at once, and the one waiting gets the turn when it is given back."""
+    workers = RenderPool(size=1, timeout=30, wait=5.0, queue=1)
+    held, give_back = threading.Event(), threading.Event()
+    waited: list[float] = []
+
+    def render() -> None:
+        with workers.turn():
+            held.set()
+            give_back.wait(10)
+
+    def wait_for_a_turn() -> None:
+        started = time.monotonic()
+        with workers.turn():
+            waited.append(time.monotonic() - started)
+
+    rendering = threading.Thread(target=render)
+    rendering.start()
+    assert held.wait(5)
+    waiting = threading.Thread(target=wait_for_a_turn)
+    waiting.start()
+    time.sleep(0.2)  # the second request is waiting now
+    started = time.monotonic()
+    with pytest.raises(Busy):
+        with workers.turn():
+            pass
+    assert time.monotonic() - started < 0.1  # not after the 5 s wait
+    give_back.set()
+    rendering.join(5)
+    waiting.join(5)
+    assert len(waited) == 1 and 0.1 < waited[0] < 5
+    workers.close()
+
+
 def _token(created: Any) -> str:
     return str(created.get_json()["edit_url"].rstrip("/").split("/m/")[1])
 

@@ -3,10 +3,12 @@ malformed hosts and oversized uploads answered by the app, not by a reset or a b
 
 from __future__ import annotations
 
+import os
 import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from scorer.engine.limits import MAX_UPLOAD_BYTES
-from scorer.serve import redact, settings
+from scorer.serve import leave_a_thread, redact, settings, worker_count
 from tests.matchutil import points_match
 from tests.serverutil import HOST, ROOT, Client, Server, csrf_token
 
@@ -52,6 +54,68 @@ def test_the_redacted_paths_hold_no_token() -> None:
     assert redact("/c/MskuG-3Ojy5D-LY5mNnYriNy/table.pdf") == "/c/…/table.pdf"  # a club's edit link
     assert redact("/n/AbCdEf0123456789abcdEFGH/state.json") == "/n/…/state.json"  # a night's
     assert redact("/static/app.css") == "/static/app.css" and redact("/clubs/new") == "/clubs/new"
+
+
+def test_a_process_per_core_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make run`` sets no WORKERS: as many processes as cores."""
+    monkeypatch.delenv("WORKERS", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 6)
+    assert worker_count() == 6
+    monkeypatch.setenv("WORKERS", "")
+    assert worker_count() == 6
+    monkeypatch.setenv("WORKERS", "3")
+    assert worker_count() == 3
+    monkeypatch.setattr("os.cpu_count", lambda: None)  # a system that cannot tell
+    monkeypatch.delenv("WORKERS")
+    assert worker_count() == 1
+
+
+def test_pdfs_made_and_waiting_leave_a_thread_for_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCARTO_PDF_RENDERS", raising=False)
+    monkeypatch.delenv("SCARTO_PDF_QUEUE", raising=False)
+    assert leave_a_thread({"PDF_RENDERS": 2, "PDF_QUEUE": 2}, 8) is None  # the defaults: 4 of 8 threads at most
+    assert "SCARTO_PDF_RENDERS" not in os.environ and "SCARTO_PDF_QUEUE" not in os.environ
+
+    def lowered(renders: int, queue: int, threads: int) -> tuple[str, str]:
+        said = leave_a_thread({"PDF_RENDERS": renders, "PDF_QUEUE": queue}, threads)
+        assert said is not None and f"THREADS={threads}" in said
+        return os.environ["SCARTO_PDF_RENDERS"], os.environ["SCARTO_PDF_QUEUE"]
+
+    assert lowered(2, 2, 2) == ("1", "0")
+    assert lowered(2, 2, 4) == ("2", "1")
+    assert lowered(8, 2, 4) == ("3", "0")
+    assert lowered(2, 2, 1) == ("1", "0")  # one thread: a PDF takes it whatever is done
+    assert leave_a_thread({"PDF_RENDERS": 0, "PDF_QUEUE": 2}, 1) is None  # in the request's thread: a trial's
+
+
+@pytest.mark.slow
+def test_a_server_of_two_threads_makes_one_pdf_at_once(tmp_path: Path) -> None:
+    """Slow PDFs on a server of 2 threads: one is made, the others are told "busy" (503) at once, and a
+    style sheet still answers meanwhile. With two PDFs at once (the default) both threads were held, and
+    the style sheet waited for the first sheet to be done (over a second)."""
+    with _Server(tmp_path / "two.sqlite", threads=2, extra={"WORKERS": "1"}) as server:
+        assert "would leave no thread for pages: 1 PDF at once, 0 waiting" in server.output()
+        phone = Client(server.port)
+        created = phone.post_json("/api/matches", points_match(1000))  # a sheet of over a second
+        token = created.json()["edit_url"].rstrip("/").split("/m/")[1]
+        assert phone.get(f"/m/{token}/sheet.pdf").status == 200  # the worker started, the sheet works
+        statuses: list[int] = []
+
+        def sheet() -> None:
+            client = Client(server.port, timeout=120)
+            statuses.append(client.get(f"/m/{token}/sheet.pdf").status)
+            client.close()
+
+        renders = [threading.Thread(target=sheet) for _ in range(3)]
+        for render in renders:
+            render.start()
+        time.sleep(0.3)
+        css = phone.get("/static/app.css")
+        for render in renders:
+            render.join(120)
+        phone.close()
+    assert css.status == 200 and css.seconds < 0.5, css.seconds
+    assert sorted(statuses) == [200, 503, 503], statuses
 
 
 def test_the_connection_limit_and_timeouts_are_set_for_phones() -> None:

@@ -9,6 +9,8 @@ so an exported match always imports back.
 
 from __future__ import annotations
 
+MAX_NAME = 40
+"""Characters of a player's name, once read (RECORD.md): the forms, the files, the API and audit links."""
 MAX_TITLE = 80
 """Characters of a match's title (the new-match form's limit too)."""
 MAX_PLACE = 80

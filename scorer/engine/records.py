@@ -18,7 +18,7 @@ from typing import Any
 from .cardnames import LANGUAGES, PACKS
 from .cards import CODES, INDICES, CardIndex, Seat, parse_index
 from .errors import ReadError
-from .limits import MAX_CARDS, MAX_CURRENCY, MAX_HANDS, MAX_TRICKS, TEXT_LIMITS
+from .limits import MAX_CARDS, MAX_CURRENCY, MAX_HANDS, MAX_NAME, MAX_TRICKS, TEXT_LIMITS
 from .numbers import fraction_json, parse_points
 from .rulesets import Ruleset, find_ruleset, ruleset_spec
 
@@ -184,9 +184,6 @@ def _check_format(obj: dict[str, Any], expected: str) -> None:
         raise ReadError.of("record.format", "format", given=repr(given), expected=repr(expected))
 
 
-NAME_LENGTH = 40
-"""The longest player name, in characters, once read (RECORD.md)."""
-
 ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 """Invisible characters taken out of names, so that "Anna" and "Anna" with a zero-width space
 are one name (``str.translate`` table)."""
@@ -227,8 +224,8 @@ def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
             raise ReadError.of("players.empty_name", f"players[{i}]")
         if not name.isprintable() and any(unicodedata.category(ch) == "Cc" for ch in name):
             raise ReadError.of("players.control", f"players[{i}]", name=json.dumps(given, ensure_ascii=False))
-        if len(name) > NAME_LENGTH:
-            raise ReadError.of("players.too_long", f"players[{i}]", length=len(name), most=NAME_LENGTH)
+        if len(name) > MAX_NAME:
+            raise ReadError.of("players.too_long", f"players[{i}]", length=len(name), most=MAX_NAME)
         names.append(name)
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)

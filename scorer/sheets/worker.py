@@ -118,13 +118,16 @@ class _Worker:
 
 
 class RenderPool:
-    """At most ``size`` renders at once in worker processes, each stopped after ``timeout`` seconds."""
+    """At most ``size`` renders at once in worker processes, each stopped after ``timeout`` seconds, and at
+    most ``queue`` requests waiting (``wait`` seconds) for one of them: a request waiting holds its server
+    thread as a render does, so the two together bound the threads PDFs can take."""
 
-    def __init__(self, size: int = 2, timeout: float = 30.0, wait: float = 0.5) -> None:
+    def __init__(self, size: int = 2, timeout: float = 30.0, wait: float = 0.5, queue: int = 2) -> None:
         if size < 1:
             raise ValueError("a render pool needs at least one worker")
         self.size, self.timeout, self.wait = size, timeout, wait
         self._slots = threading.BoundedSemaphore(size)
+        self._queue = threading.Semaphore(max(0, queue))
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._held = threading.local()
@@ -136,8 +139,15 @@ class RenderPool:
         if getattr(self._held, "turn", False):
             yield
             return
-        if not self._slots.acquire(timeout=self.wait):
-            raise Busy()
+        if not self._slots.acquire(blocking=False):
+            if not self._queue.acquire(blocking=False):  # the queue full too: refused at once
+                raise Busy()
+            try:
+                taken = self._slots.acquire(timeout=self.wait)
+            finally:
+                self._queue.release()
+            if not taken:
+                raise Busy()
         self._held.turn = True
         try:
             yield
@@ -180,7 +190,7 @@ class RenderPool:
             worker.stop()
 
 
-_POOLS: dict[tuple[int, float, float], RenderPool] = {}
+_POOLS: dict[tuple[int, float, float, int], RenderPool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
@@ -193,12 +203,12 @@ def _close_pools() -> None:
         each.close()
 
 
-def pool(size: int, timeout: float, wait: float) -> RenderPool:
+def pool(size: int, timeout: float, wait: float, queue: int = 2) -> RenderPool:
     """The process's pool for these settings (made on first use, kept for the process's life)."""
-    key = (size, float(timeout), float(wait))
+    key = (size, float(timeout), float(wait), queue)
     with _POOLS_LOCK:
         if key not in _POOLS:
-            _POOLS[key] = RenderPool(size, timeout, wait)
+            _POOLS[key] = RenderPool(size, timeout, wait, queue)
         return _POOLS[key]
 
 

@@ -36,6 +36,7 @@ from ..engine.limits import (
     CLUB_PART_HANDS,
     MAX_CLUB_FILE_HANDS,
     MAX_CLUB_MATCHES,
+    MAX_NAME,
     MAX_ROSTER,
     MAX_SEASONS,
 )
@@ -50,7 +51,6 @@ from .db import token_key
 CLUB_FORMAT = "scarto-club/1"
 DEFAULT_KEYS = ("language", "pack", "ruleset", "end", "settle", "stake")
 """What a club's defaults for new matches may hold (as in ``scarto-match/1``)."""
-MAX_NAME = 40
 MAX_SHORT = 12
 """A short name's length, for narrow columns (CLUB.md)."""
 

@@ -70,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         SESSION_COOKIE_HTTPONLY=True,
         TRUST_PROXY=False,  # SCARTO_TRUST_PROXY=1 behind the TLS proxy (docs/DEPLOY.md)
         PDF_RENDERS=2, PDF_TIMEOUT=30, PDF_WAIT=0.5,  # PDFs at once, seconds each, seconds to wait for a turn
+        PDF_QUEUE=2,  # requests that may wait for a turn (the others are told "busy" at once)
     )
     app.config.from_prefixed_env("SCARTO")
     if test_config is not None:

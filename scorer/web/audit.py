@@ -21,7 +21,6 @@ from wtforms import TextAreaField
 
 from ..engine.audit import AuditStep, annulled, steps, what_if
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_AUDIT_LINK_READ
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
 from ..storage import links, store
@@ -39,8 +38,6 @@ from .forms import Form
 from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
-
-MAX_BLOB = MAX_AUDIT_LINK_READ
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_AUDIT_LINK
+from ..engine.limits import MAX_AUDIT_LINK, MAX_AUDIT_LINK_READ
 from ..engine.records import HandRecord, MatchRecord, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import Standings, standings
@@ -373,9 +373,6 @@ def pdf_response(pdf: bytes, name: str) -> Response:
 # --- a hand carried in a link (the audit of a hand on its own) ------------------------
 
 
-MAX_BLOB = 8000
-
-
 def encode_record(record: HandRecord) -> str:
     """A record packed into a URL segment (canonical JSON, deflated, base64url)."""
     text = json.dumps(hand_to_dict(record), separators=(",", ":"), ensure_ascii=False)
@@ -384,7 +381,7 @@ def encode_record(record: HandRecord) -> str:
 
 def decode_record(blob: str) -> HandRecord:
     """The record of :func:`encode_record`; ScartoError if the link was damaged."""
-    if len(blob) > MAX_BLOB:
+    if len(blob) > MAX_AUDIT_LINK_READ:
         raise ScartoError(_("the audit link is too long to be a hand record"))
     try:
         raw = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
@@ -392,6 +389,8 @@ def decode_record(blob: str) -> HandRecord:
         text = inflater.decompress(raw, 256 * 1024)
     except (binascii.Error, ValueError, zlib.error) as exc:
         raise ScartoError(_("the audit link is damaged: copy it whole")) from exc
+    if inflater.unconsumed_tail:  # unpacks past what any hand holds: read no further
+        raise ScartoError(_("the audit link is too long to be a hand record"))
     return parse_hand(loads(text))
 
 
@@ -401,7 +400,8 @@ def decode_record(blob: str) -> HandRecord:
 def _pool() -> RenderPool | None:
     config = current_app.config
     size = int(config["PDF_RENDERS"])
-    return pool(size, float(config["PDF_TIMEOUT"]), float(config["PDF_WAIT"])) if size > 0 else None
+    return pool(size, float(config["PDF_TIMEOUT"]), float(config["PDF_WAIT"]),
+                int(config["PDF_QUEUE"])) if size > 0 else None
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringF
 from wtforms.i18n import messages_path
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
-from ..engine.limits import MAX_CURRENCY, MAX_PLACE, MAX_TITLE
+from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_PLACE, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, one_space
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from ..storage.clubs import name_key
@@ -147,10 +147,10 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         default=AS_PRESET,
     )
     """Beside the preset: any reading of the rules played three- or four-handed or as Piccolo."""
-    player_1 = StringField(_l("Player 1"), validators=[Optional(), Length(max=40)])
-    player_2 = StringField(_l("Player 2"), validators=[Optional(), Length(max=40)])
-    player_3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=40)])
-    player_4 = StringField(_l("Player 4 (four-player deal only)"), validators=[Optional(), Length(max=40)])
+    player_1 = StringField(_l("Player 1"), validators=[Optional(), Length(max=MAX_NAME)])
+    player_2 = StringField(_l("Player 2"), validators=[Optional(), Length(max=MAX_NAME)])
+    player_3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=MAX_NAME)])
+    player_4 = StringField(_l("Player 4 (four-player deal only)"), validators=[Optional(), Length(max=MAX_NAME)])
     first_dealer = RadioField(
         _l("First dealer"),
         choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),

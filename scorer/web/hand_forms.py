@@ -20,7 +20,7 @@ from wtforms.validators import Length, Optional
 
 from ..engine.cardnames import aliases
 from ..engine.cards import CODES, split_cards
-from ..engine.limits import MAX_NOTES, MAX_TRICKS
+from ..engine.limits import MAX_NOTES, MAX_TRICKS, MAX_TRICKS_TEXT
 from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
@@ -131,7 +131,10 @@ def tricks_from_text(text: str, rules: Ruleset) -> list[list[str]]:
 def tricks_from_codes(value: object, rules: Ruleset) -> list[list[str]]:
     """live.js's tricks: lists of card codes, passed on as codes for the record's parser to read
     (RECORD.md's codes only: the name matcher is for typed text). EntryError for another shape."""
-    if not isinstance(value, list) or len(value) > MAX_TRICKS or not all(
+    if isinstance(value, list) and len(value) > MAX_TRICKS:  # the engine's own sentence for its limit
+        raise EntryError("tricks", _("%(count)s tricks; a hand has at most %(limit)s", count=len(value),
+                                     limit=MAX_TRICKS))
+    if not isinstance(value, list) or not all(
             isinstance(t, list) and len(t) <= rules.players and all(isinstance(c, str) for c in t) for t in value):
         raise EntryError("tricks", _("The app sent something it cannot read: reload the page."))
     return [list(t) for t in value if t]
@@ -366,7 +369,7 @@ class LiveForm(HandForm):
 
     form_name = "live"
     tricks = TextAreaField(_l("Tricks, one a line, cards in the order played"),
-                           validators=[Optional(), Length(max=6000)])
+                           validators=[Optional(), Length(max=MAX_TRICKS_TEXT)])
 
     def grid(self) -> tuple[int, ...]:
         return self.rules.pack_order

@@ -117,7 +117,8 @@ def hand_page(token: str, key: str) -> Any:
 def live_check(token: str) -> Any:
     """Judge a hand still being played: problems provable so far, winners, whose turn, cards left."""
     if (request.content_length or 0) > MAX_CHECK_BYTES:  # a hand's tricks: never megabytes to read
-        return {"error": _("The app sent something it cannot read: reload the page.")}, 413
+        return {"error": _("The tricks sent are larger than %(limit)s KB: no hand has that many cards.",
+                           limit=MAX_CHECK_BYTES // 1024)}, 413
     request.max_content_length = MAX_CHECK_BYTES  # a streamed body is cut there
     try:
         row, _can_edit = load_match(token, edit=True)
