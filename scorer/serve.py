@@ -90,9 +90,12 @@ class AccessLog:
             seen["length"] = next((v for k, v in headers if k.lower() == "content-length"), "-")
             return start_response(status, headers, exc_info)
 
+        answer = self.app(environ, recording_start)
         try:
-            yield from self.app(environ, recording_start)
+            yield from answer
         finally:
+            if hasattr(answer, "close"):  # WSGI's rule: what the answer holds (a file, a turn) is let go
+                answer.close()
             log.info("%s %s %s %s %.0fms", environ.get("REQUEST_METHOD", "-"), redact(environ.get("PATH_INFO", "")),
                      seen.get("status", "-"), seen.get("length", "-"), 1000 * (time.perf_counter() - start))
 

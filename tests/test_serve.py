@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from scorer.engine.limits import MAX_UPLOAD_BYTES
-from scorer.serve import leave_a_thread, redact, settings, worker_count
+from scorer.serve import AccessLog, leave_a_thread, redact, settings, worker_count
 from tests.matchutil import points_match
 from tests.serverutil import HOST, ROOT, Client, Server, csrf_token
 
@@ -54,6 +54,25 @@ def test_the_redacted_paths_hold_no_token() -> None:
     assert redact("/c/MskuG-3Ojy5D-LY5mNnYriNy/table.pdf") == "/c/…/table.pdf"  # a club's edit link
     assert redact("/n/AbCdEf0123456789abcdEFGH/state.json") == "/n/…/state.json"  # a night's
     assert redact("/static/app.css") == "/static/app.css" and redact("/clubs/new") == "/clubs/new"
+
+
+def test_the_access_log_closes_the_answer_it_passes_on() -> None:
+    """WSGI has the server close the app's answer once it is sent: what the answer holds goes then (a
+    file's handle, Flask's ``call_on_close``). Behind the log, an answer read to its end was never closed."""
+    closed: list[bool] = []
+
+    class Answer(list[bytes]):
+        def close(self) -> None:
+            closed.append(True)
+
+    def app(environ: dict[str, Any], start_response: Any) -> Answer:
+        start_response("200 OK", [("Content-Length", "2")])
+        return Answer([b"ok"])
+
+    answer = AccessLog(app)({"REQUEST_METHOD": "GET", "PATH_INFO": "/"}, lambda *args: None)
+    assert b"".join(answer) == b"ok"
+    answer.close()  # as waitress does, after the last byte
+    assert closed == [True]
 
 
 def test_a_process_per_core_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
