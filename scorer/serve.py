@@ -7,8 +7,9 @@ From the environment:
   code on one core at a time (the GIL), so a second core serves only through a second
   process; each listens on the port with SO_REUSEPORT (the kernel spreads the connections
   evenly among them), and they share SQLite (WAL) their database.
-- THREADS: threads per process (8). The PDFs a process makes at once (``SCARTO_PDF_RENDERS``, 2) are
-  kept fewer, so a thread is left for pages and assets (:func:`leave_a_thread`).
+- THREADS: threads per process (8). The PDFs a process makes at once (``SCARTO_PDF_RENDERS``, 2) and
+  the requests waiting for a turn (``SCARTO_PDF_QUEUE``, 2) are kept fewer together, so a thread is left
+  for pages and assets (:func:`leave_a_thread`).
 - The processes of one run share the pages they render (:mod:`scorer.storage.shelf`): the
   parent marks the run (``SCARTO_KEPT_RUN``) and empties the shelf before they start.
 - POLL: how waitress's loop waits on its connections: epoll (the default; registrations
@@ -90,14 +91,18 @@ class AccessLog:
             seen["length"] = next((v for k, v in headers if k.lower() == "content-length"), "-")
             return start_response(status, headers, exc_info)
 
-        answer = self.app(environ, recording_start)
+        answer: Any = None
         try:
+            answer = self.app(environ, recording_start)
             yield from answer
         finally:
-            if hasattr(answer, "close"):  # WSGI's rule: what the answer holds (a file, a turn) is let go
-                answer.close()
-            log.info("%s %s %s %s %.0fms", environ.get("REQUEST_METHOD", "-"), redact(environ.get("PATH_INFO", "")),
-                     seen.get("status", "-"), seen.get("length", "-"), 1000 * (time.perf_counter() - start))
+            try:
+                if hasattr(answer, "close"):  # WSGI's rule: what the answer holds (a file, a turn) is let go
+                    answer.close()
+            finally:
+                log.info("%s %s %s %s %.0fms", environ.get("REQUEST_METHOD", "-"),
+                         redact(environ.get("PATH_INFO", "")), seen.get("status", "-"), seen.get("length", "-"),
+                         1000 * (time.perf_counter() - start))
 
 
 class RefusedPage(ErrorTask):
@@ -216,21 +221,34 @@ def worker_count() -> int:
     return int(os.environ.get("WORKERS", "0") or 0) or (os.cpu_count() or 1)
 
 
-def leave_a_thread(config: Any, threads: int) -> str | None:
-    """The threads PDFs can hold kept fewer than a process's threads, so pages and assets are still served
-    while PDFs are made: a PDF holds its thread while its worker process renders it (up to PDF_TIMEOUT), and
-    so does a request waiting for its turn (up to PDF_WAIT). ``SCARTO_PDF_RENDERS`` and ``SCARTO_PDF_QUEUE``
-    lowered for the processes about to start (renders first: one at least), and the sentence saying so
-    returned. ``PDF_RENDERS=0`` (each PDF in its request's thread, for trials) is left as it is."""
-    renders, queue = int(config.get("PDF_RENDERS") or 0), int(config.get("PDF_QUEUE") or 0)
+def leave_a_thread(config: Any, threads: int) -> tuple[int, int] | None:
+    """The PDFs made at once and the requests waiting for a turn, fewer together than a process's threads
+    (renders first, one at least), or None when they are already: a PDF holds its thread while its worker
+    process renders it (up to PDF_TIMEOUT), and so does a request waiting for its turn (up to PDF_WAIT),
+    so that pages and assets are still served while PDFs are made. ``PDF_RENDERS=0`` (each PDF in its
+    request's thread, for trials) is left as it is. ValueError when either is not a whole number."""
+    renders, queue = int(config.get("PDF_RENDERS") or 0), max(0, int(config.get("PDF_QUEUE") or 0))
     if renders == 0 or renders + queue <= threads - 1:
         return None
     fewer_renders = min(renders, max(1, threads - 1))
-    fewer_queue = min(queue, max(0, threads - 1 - fewer_renders))
-    os.environ["SCARTO_PDF_RENDERS"], os.environ["SCARTO_PDF_QUEUE"] = str(fewer_renders), str(fewer_queue)
-    return (f"SCARTO_PDF_RENDERS={renders} and SCARTO_PDF_QUEUE={queue} with THREADS={threads} would leave no "
-            f"thread for pages: {fewer_renders} PDF{'s' if fewer_renders > 1 else ''} at once, "
-            f"{fewer_queue} waiting.")
+    return fewer_renders, min(queue, max(0, threads - 1 - fewer_renders))
+
+
+def _fit_pdfs(config: Any, threads: int) -> None:
+    """:func:`leave_a_thread` for the processes about to start (they read the settings from the
+    environment when they make their app), said on the way; a setting that is no number stops the start."""
+    try:
+        fewer = leave_a_thread(config, threads)
+    except (TypeError, ValueError):
+        sys.exit(f"SCARTO_PDF_RENDERS={config.get('PDF_RENDERS')!r}, SCARTO_PDF_QUEUE={config.get('PDF_QUEUE')!r}: "
+                 "say whole numbers (2 and 2 unless told otherwise).")
+    if fewer is None:
+        return
+    renders, queue = fewer
+    os.environ["SCARTO_PDF_RENDERS"], os.environ["SCARTO_PDF_QUEUE"] = str(renders), str(queue)
+    print(f"SCARTO_PDF_RENDERS={config.get('PDF_RENDERS')} and SCARTO_PDF_QUEUE={config.get('PDF_QUEUE')} with "
+          f"THREADS={threads} would leave no thread for pages: {renders} PDF{'s' if renders > 1 else ''} at once, "
+          f"{queue} waiting.", file=sys.stderr, flush=True)
 
 
 def main() -> None:
@@ -247,8 +265,7 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    if (lowered := leave_a_thread(checked.app.config, options["threads"])) is not None:
-        print(lowered, file=sys.stderr, flush=True)
+    _fit_pdfs(checked.app.config, options["threads"])
     if workers > 1:
         _share_kept_pages(checked.app.config)
     else:  # one process shares with nobody: a mark left in the environment would keep an old run's pages

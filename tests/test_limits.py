@@ -210,6 +210,7 @@ def test_a_1000_hand_export_imports_back(app: Flask, client: FlaskClient) -> Non
 
 
 def test_the_form_limits_are_the_files_limits() -> None:
+    from scorer.web.clubs import PlayerForm
     from scorer.web.forms import MatchForm
     from scorer.web.hand_forms import HandForm, LiveForm
 
@@ -223,6 +224,16 @@ def test_the_form_limits_are_the_files_limits() -> None:
     for field in (MatchForm.player_1, MatchForm.player_2, MatchForm.player_3, MatchForm.player_4):
         assert max_length(field) == limits.MAX_NAME
     assert max_length(LiveForm.tricks) == limits.MAX_TRICKS_TEXT
+    assert max_length(PlayerForm.name) == limits.MAX_NAME
+
+
+def test_the_new_match_page_holds_each_box_to_its_limit(client: FlaskClient) -> None:
+    """The boxes' maxlength comes from the forms' limits (one place), not from numbers in the template."""
+    page = client.get("/new").get_data(as_text=True)
+    for box, limit in (("player_1", limits.MAX_NAME), ("player_4", limits.MAX_NAME), ("title", limits.MAX_TITLE),
+                       ("place", limits.MAX_PLACE), ("currency", limits.MAX_CURRENCY)):
+        tag = next(t for t in page.split("<input")[1:] if f'name="{box}"' in t.split(">")[0])
+        assert f'maxlength="{limit}"' in tag.split(">")[0], box
 
 
 def test_the_limits_are_documented() -> None:
@@ -382,7 +393,7 @@ def test_an_audit_link_with_a_long_name_is_refused_before_anything_is_drawn(clie
     assert len(blob) < limits.MAX_AUDIT_LINK_READ
     started = time.monotonic()
     response = client.get(f"/audit/{blob}{suffix}?lang=en")
-    assert time.monotonic() - started < 1
+    assert time.monotonic() - started < 2  # about 10 ms; the PDF of that name took 14 s
     assert response.status_code == 400
     assert "a name is at most 40 characters; this one has 20000" in response.get_data(as_text=True).replace(",", "")
 
@@ -408,6 +419,7 @@ def test_the_longest_names_allowed_make_a_sheet_and_an_audit_in_bounded_time(cli
     created = client.post("/api/matches", json=data)
     assert created.status_code == 201, created.get_json()
     token = created.get_json()["edit_url"].rstrip("/").split("/m/")[1]
+    assert client.get(f"/m/{token}/sheet.pdf?lang=it").status_code == 200  # fonts and stylesheet loaded
     started = time.monotonic()
     sheet = client.get(f"/m/{token}/sheet.pdf")
     audit = client.get("/audit/" + _audit_blob(_points_hand(names)) + ".pdf")

@@ -81,7 +81,7 @@ def test_each_bad_roster_line_is_said_with_its_name_at_the_roster(client: FlaskC
     assert response.status_code == 400
     assert roster_errors(response) == [
         "“Bruno, Brunissimo Rossi”: a short name is at most 12 characters; this one has 16",
-        f"“{'L' * 23}…”: A name may be at most 40 characters long.",
+        f"“{'L' * 23}…”: a name is at most 40 characters; this one has 45",
         "“Bruno”: named twice: each player is listed once",
         "“, Ghost”: a player name must be non-empty text",
     ]
@@ -101,7 +101,8 @@ def test_a_refused_pick_keeps_the_players_ticked_and_says_each_typed_name_at_its
     assert f'value="{ids["Bruno"]}" checked' in page
     box = re.search(r'id="new-error">(.*?)</span>', page)
     assert box is not None and html.unescape(box.group(1)).split("<br>") == [
-        "“bruno”: named twice: each player is listed once", f"“{'Z' * 23}…”: A name may be at most 40 characters long."]
+        "“bruno”: named twice: each player is listed once",
+        f"“{'Z' * 23}…”: a name is at most 40 characters; this one has 41"]
     short = submit(client, f"/c/{edit}/start?lang=en", {"player": [str(ids["Bruno"])], "new": "Zora"})
     assert "Pick 3 players: 2 picked." in short.get_data(as_text=True)
     assert f'value="{ids["Bruno"]}" checked' in short.get_data(as_text=True)

@@ -326,7 +326,8 @@ def test_a_refused_night_form_keeps_what_was_ticked_and_says_why_in_words(app: F
     long = submit(client, f"/c/{club}/nights/new?lang=en", {**form, "rounds": "2", "new": "Zora\n" + "Y" * 50})
     page = long.get_data(as_text=True)
     assert long.status_code == 400 and "players[" not in page
-    assert f'id="new-error">“{"Y" * 23}…”: A name may be at most 40 characters long.</span>' in html.unescape(page)
+    said = "a name is at most 40 characters; this one has 50"
+    assert f'id="new-error">“{"Y" * 23}…”: {said}</span>' in html.unescape(page)
     assert all(f'value="{pid}" checked' in page for pid in ticked)
 
 

@@ -4,9 +4,10 @@ A WeasyPrint render cannot be interrupted inside a thread, and while it runs it 
 GIL for most of its time: eight of them in the server's eight threads left nothing to
 serve the pages and their CSS. So each render runs in a worker process of its own:
 
-- at most ``size`` at once (fewer than the server's threads, so pages and files keep being
-  served); a request that finds every worker busy waits ``wait`` seconds at most, then
-  :class:`Busy` (the app answers 503 with Retry-After);
+- at most ``size`` at once, and at most ``queue`` requests waiting ``wait`` seconds for one of
+  them (together fewer than the server's threads, so pages and files keep being served:
+  scorer/serve.py sees to it); a request that finds every worker busy and the queue full, or
+  that waited its ``wait`` out, gets :class:`Busy` (the app answers 503 with Retry-After);
 - a render past ``timeout`` seconds is ended by killing its process (:class:`TooSlow`); a
   new worker takes its place on the next request;
 - the workers live on between renders, so each keeps its fonts and parsed stylesheet (see

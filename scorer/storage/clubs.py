@@ -123,7 +123,7 @@ def clean_name(value: object, where: str = "name") -> str:
         raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
     name = one_space(name)  # "Anna   Rossi" is Anna Rossi, as name_key compares
     if len(name) > MAX_NAME:
-        raise ReadError(N_("A name may be at most 40 characters long."), where)
+        raise ReadError.of("players.too_long", where, length=len(name), most=MAX_NAME)
     return name
 
 

@@ -30,7 +30,7 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from ..engine import clubs as stats
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_ROSTER
+from ..engine.limits import MAX_NAME, MAX_ROSTER
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
 from ..engine.rulesets import PRESETS, find_ruleset
 from ..engine.settlement import Transfer, settle
@@ -216,8 +216,8 @@ class SeasonForm(Form):
 
 
 class PlayerForm(Form):
-    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=40)])
-    short = StringField(_l("Short name (optional)"), validators=[Optional(), Length(max=12)])
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=MAX_NAME)])
+    short = StringField(_l("Short name (optional)"), validators=[Optional(), Length(max=club_store.MAX_SHORT)])
 
 
 class MergeForm(Form):
