@@ -407,6 +407,9 @@ def test_an_audit_link_too_long_or_too_large_unpacked_is_refused(client: FlaskCl
     assert len(blob) < limits.MAX_AUDIT_LINK_READ
     bomb = client.get(f"/audit/{blob}")
     assert bomb.status_code == 400 and "too long to be a hand record" in bomb.get_data(as_text=True)
+    whole = _audit_blob(_points_hand(["Anna", "Bruno", "Carla"]))
+    cut = client.get(f"/audit/{whole[:len(whole) // 2]}")  # a link copied in part: no end to its data
+    assert cut.status_code == 400 and "damaged: copy it whole" in cut.get_data(as_text=True)
 
 
 def test_the_longest_names_allowed_make_a_sheet_and_an_audit_in_bounded_time(client: FlaskClient) -> None:

@@ -373,6 +373,11 @@ def pdf_response(pdf: bytes, name: str) -> Response:
 # --- a hand carried in a link (the audit of a hand on its own) ------------------------
 
 
+UNPACKED_LINK_BYTES = 256 * 1024
+"""What an audit link's hand may unpack to: a full record takes about 3 KB, its longest notes and names
+some 10 KB more."""
+
+
 def encode_record(record: HandRecord) -> str:
     """A record packed into a URL segment (canonical JSON, deflated, base64url)."""
     text = json.dumps(hand_to_dict(record), separators=(",", ":"), ensure_ascii=False)
@@ -386,11 +391,13 @@ def decode_record(blob: str) -> HandRecord:
     try:
         raw = base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4))
         inflater = zlib.decompressobj()
-        text = inflater.decompress(raw, 256 * 1024)
+        text = inflater.decompress(raw, UNPACKED_LINK_BYTES)
     except (binascii.Error, ValueError, zlib.error) as exc:
         raise ScartoError(_("the audit link is damaged: copy it whole")) from exc
-    if inflater.unconsumed_tail:  # unpacks past what any hand holds: read no further
-        raise ScartoError(_("the audit link is too long to be a hand record"))
+    if not inflater.eof:  # stopped at the cap (what any hand holds), or the link was cut short
+        if inflater.unconsumed_tail or len(text) >= UNPACKED_LINK_BYTES:
+            raise ScartoError(_("the audit link is too long to be a hand record"))
+        raise ScartoError(_("the audit link is damaged: copy it whole"))
     return parse_hand(loads(text))
 
 
