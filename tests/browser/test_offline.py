@@ -407,6 +407,9 @@ def test_pages_kept_in_the_background_leave_the_players_message_for_the_page_sho
     taken by a page fetched for offline use (seen in CI as a lost undo message)."""
     match_url = new_match(page, live_server)
     install(page, match_url)
+    # off the match page, whose own poll would bring it up to date after the save and show the message
+    # there (seen under load: the message gone before the page below was opened); the form polls nothing
+    page.goto(match_url + "hands/new/points")
     add_hand(page, match_url, "Anna", (31, 22, 25))  # its message waits in this phone's session
     warmed = page.evaluate("""urls => new Promise(resolve => {
         const channel = new MessageChannel();
