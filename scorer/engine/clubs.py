@@ -233,8 +233,9 @@ def ordered(summaries: Iterable[MatchSummary]) -> list[MatchSummary]:
     return sorted(summaries, key=lambda s: (s.date[:10], s.match_id))
 
 
-def _places(totals: Sequence[Fraction]) -> list[int]:
-    """1 for the highest total; tied totals share the better place."""
+def _places(totals: Sequence[int]) -> list[int]:
+    """1 for the highest total; tied totals share the better place. The totals of one match share its
+    scale, so its integer sums order the seats as their fractions would, without the fractions' cost."""
     return [1 + sum(1 for other in totals if other > t) for t in totals]
 
 
@@ -330,7 +331,7 @@ def player_detail(summaries: Iterable[MatchSummary], seats: Seats, key: Key,
         totals = summary.totals()
         mine = totals[seat]
         running += mine
-        places = _places(totals)
+        places = _places([figures.sum for figures in summary.seats])
         won = summary.finished and places[seat] == 1
         history.append(MatchLine(summary.match_id, summary.date, mine, places[seat], len(keys),
                                  summary.finished, won, running))

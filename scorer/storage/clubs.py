@@ -522,10 +522,12 @@ def delete_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> No
 # --- summaries -------------------------------------------------------------------
 
 
-def _stamp(updated_at: str, count: int, versions: int) -> str:
-    """What a stored summary was made from: the match's hands and last change, and the engine that judged
-    them and wrote the match out (the summary's figures and its size in the club's file)."""
-    return f"{SUMMARY_VERSION}:{store.engine_version()}:{count}:{versions}:{updated_at}"
+def _stamp(updated_at: str, changes: int) -> str:
+    """What a stored summary was made from: the match's state (its count of changes, one more at every
+    change to its hands: store.MatchRow.state) and last change, and the engine that judged them and wrote
+    the match out (the summary's figures and its size in the club's file). Read from the match's row
+    alone: counting the hands of every match made each club page read all the club's hands."""
+    return f"{SUMMARY_VERSION}:{store.engine_version()}:c{changes}:{updated_at}"
 
 
 def match_date(settings: dict[str, Any], created_at: str) -> str:
@@ -569,29 +571,26 @@ def make_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecord |
     from ``record`` (and ``results``, its hands judged) when the caller has the match as it stored it."""
     with db.atomic():  # one snapshot of the match and its hands
         row = store.get_match(db, match_id)
-        count, versions = db.execute("SELECT COUNT(*), COALESCE(SUM(version), 0) FROM hands WHERE match_id = ?",
-                                     [match_id]).fetchone()
         if record is None:
             record = store.match_record(db, row, store.list_hands(db, match_id))
     table = standings(record, list(results) if results is not None else [score_hand(h) for h in record.hands])
-    return _stamp(row.updated_at, count, versions), summarise(match_id, match_date(row.settings, row.created_at),
-                                                              table)
+    return _stamp(row.updated_at, row.changes), summarise(match_id, match_date(row.settings, row.created_at),
+                                                          table)
 
 
 def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
     """The summaries of the club's matches, each made again first if its match changed since."""
     stamps = db.execute(
-        "SELECT m.id, m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM club_matches c "
-        "JOIN matches m ON m.id = c.match_id LEFT JOIN hands h ON h.match_id = m.id "
-        "WHERE c.club_id = ? GROUP BY m.id", [club_id]).fetchall()
+        "SELECT m.id, m.updated_at, m.changes FROM club_matches c JOIN matches m ON m.id = c.match_id "
+        "WHERE c.club_id = ?", [club_id]).fetchall()
     stored = {match_id: (stamp, text) for match_id, stamp, text in db.execute(
         "SELECT s.match_id, s.stamp, s.summary FROM match_summaries s JOIN club_matches c "
         "ON c.match_id = s.match_id WHERE c.club_id = ?", [club_id]).fetchall()}
     path = _database_path(db)
     out = []
-    for match_id, updated_at, count, versions in stamps:
+    for match_id, updated_at, changes in stamps:
         have = stored.get(match_id)
-        stamp = _stamp(updated_at, count, versions)
+        stamp = _stamp(updated_at, changes)
         if have is not None and have[0] == stamp:
             key = (path, match_id, stamp)
             summary = _READ.get(key) if path else None
@@ -750,15 +749,13 @@ class _ClubFileWriter:
         """The matches cut into parts of at most :data:`CLUB_PART_BYTES` and :data:`CLUB_PART_HANDS`
         (a match alone always makes a part; a club of no match is one file), from the sizes kept with the
         summaries (:func:`_measure` has made them current; a match changed since is measured here)."""
-        sizes = {match_id: (size, hands) for match_id, stamp, size, hands, updated_at, count, versions
+        sizes = {match_id: (size, hands) for match_id, stamp, size, hands, updated_at, changes
                  in self.db.execute(
-                     "SELECT s.match_id, s.stamp, s.file_bytes, s.file_hands, m.updated_at, "
-                     "(SELECT COUNT(*) FROM hands h WHERE h.match_id = m.id), "
-                     "(SELECT COALESCE(SUM(version), 0) FROM hands h WHERE h.match_id = m.id) "
+                     "SELECT s.match_id, s.stamp, s.file_bytes, s.file_hands, m.updated_at, m.changes "
                      "FROM club_matches c JOIN matches m ON m.id = c.match_id "
                      "JOIN match_summaries s ON s.match_id = c.match_id WHERE c.club_id = ?",
                      [self.club.id]).fetchall()
-                 if size is not None and stamp == _stamp(updated_at, count, versions)}
+                 if size is not None and stamp == _stamp(updated_at, changes)}
         for row in self.rows:
             if row.id not in sizes:
                 data = store.match_data(self.db, row)

@@ -412,15 +412,13 @@ def summaries_for(db: sqlite_utils.Database, match_ids: list[int]) -> dict[int, 
     if not match_ids:
         return {}
     marks = ",".join("?" * len(match_ids))
-    stamps = db.execute(
-        f"SELECT m.id, m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM matches m "
-        f"LEFT JOIN hands h ON h.match_id = m.id WHERE m.id IN ({marks}) GROUP BY m.id", match_ids).fetchall()
+    stamps = db.execute(f"SELECT id, updated_at, changes FROM matches WHERE id IN ({marks})", match_ids).fetchall()
     stored = dict(db.execute(f"SELECT match_id, stamp || char(0) || summary FROM match_summaries "
                              f"WHERE match_id IN ({marks})", match_ids).fetchall())
     out = {}
-    for match_id, updated_at, count, versions in stamps:
+    for match_id, updated_at, changes in stamps:
         have = stored.get(match_id)
-        stamp = club_store._stamp(updated_at, count, versions)
+        stamp = club_store._stamp(updated_at, changes)
         if have is not None and have.split("\0", 1)[0] == stamp:
             out[match_id] = MatchSummary.from_dict(json.loads(have.split("\0", 1)[1]))
         else:
@@ -459,10 +457,8 @@ def _refreshed(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
 
 
 def _match_stamp(db: sqlite_utils.Database, match_id: int) -> str:
-    updated_at, count, versions = db.execute(
-        "SELECT m.updated_at, COUNT(h.id), COALESCE(SUM(h.version), 0) FROM matches m "
-        "LEFT JOIN hands h ON h.match_id = m.id WHERE m.id = ? GROUP BY m.id", [match_id]).fetchone()
-    return club_store._stamp(updated_at, count, versions)
+    updated_at, changes = db.execute("SELECT updated_at, changes FROM matches WHERE id = ?", [match_id]).fetchone()
+    return club_store._stamp(updated_at, changes)
 
 
 def night_state(db: sqlite_utils.Database, night: NightRow) -> NightState:
