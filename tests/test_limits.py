@@ -155,6 +155,8 @@ def test_a_live_check_reads_a_bounded_body(client: FlaskClient) -> None:
     assert "larger than 64 KB" in many.get_json()["error"]  # which limit, not "reload the page"
     listed = client.post(url, json={"dealer": "Anna", "tricks": [["T1", "T2", "T3"]] * 41}, headers=headers)
     assert listed.status_code == 400 and listed.get_json()["error"] == "41 tricks; a hand has at most 40"
+    typed = client.post(url + "?lang=it", json={"dealer": "Anna", "tricks": "T1 T2 T3\n" * 45}, headers=headers)
+    assert typed.status_code == 400 and typed.get_json()["error"] == "45 prese; una mano ne ha al massimo 40"
     italian = client.post(url + "?lang=it", json={"dealer": "Anna", "tricks": [["T1", "T2", "T3"]] * 41},
                           headers=headers)
     assert italian.status_code == 400 and "41" in italian.get_json()["error"]
@@ -430,3 +432,39 @@ def test_the_longest_names_allowed_make_a_sheet_and_an_audit_in_bounded_time(cli
     assert sheet.status_code == 200 and sheet.data.startswith(b"%PDF")
     assert audit.status_code == 200 and audit.data.startswith(b"%PDF")
     assert seconds < 5, seconds  # about 0.2 s: the bound is for a machine busy with the other tests
+
+
+# --- what a box counts is what the server counts ----------------------------------------------------
+
+
+def test_a_text_box_full_to_its_limit_with_line_breaks_is_taken(client: FlaskClient) -> None:
+    """A browser sends each line break as CR LF, two characters, where the box's maxlength counted one:
+    16 lines of notes that filled the box were refused as over 500 characters."""
+    token = start_match(client)
+    page = client.get(f"/m/{token}/hands/new/points").get_data(as_text=True)
+    notes = "\r\n".join(["x" * 30] * 16)  # 495 characters as the box counts them, 510 as sent
+    assert len(notes.replace("\r\n", "\n")) <= limits.MAX_NOTES < len(notes)
+    fields = {"csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
+              "points_0": "31", "points_1": "22", "points_2": "", "notes": notes}
+    assert client.post(f"/m/{token}/hands/new/points", data=fields).status_code == 302
+    hand = client.get(f"/m/{token}/export.json").get_json()["hands"][0]
+    assert hand["notes"] == notes.replace("\r\n", "\n")
+
+
+def test_a_name_is_measured_as_it_will_be_kept(client: FlaskClient) -> None:
+    """Spaces after a name, or an accented letter sent as its letter and accent, made a name of 40
+    characters "longer than 40"."""
+    spaced = "A" * limits.MAX_NAME + "   "
+    accented = "e\u0301" * (limits.MAX_NAME // 2 + 1)  # 42 characters sent, 21 kept (NFC)
+    token = start_match(client, (spaced, accented, "Carla"))
+    players = client.get(f"/m/{token}/export.json").get_json()["players"]
+    assert players == ["A" * limits.MAX_NAME, "\u00e9" * (limits.MAX_NAME // 2 + 1), "Carla"]
+
+
+def test_a_new_clubs_roster_box_holds_a_whole_roster() -> None:
+    """The box stopped at 8,000 characters: about 150 players of the longest names, cut mid-name."""
+    from scorer.storage.clubs import MAX_SHORT
+    from scorer.web.clubs import ClubForm
+
+    longest = limits.MAX_NAME + len(", ") + MAX_SHORT + len("\n")
+    assert next(v.max for v in ClubForm.roster.kwargs["validators"] if hasattr(v, "max")) >= limits.MAX_ROSTER * longest

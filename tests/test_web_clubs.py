@@ -208,6 +208,11 @@ def test_rename_merge_and_the_history(app: Flask, client: FlaskClient) -> None:
     response = submit(client, f"/c/{edit}/p/{ids['Carla']}/rename?lang=en",
                       {"name": "Carla", "short": "Carlissima Zoe"}, page_url=f"/c/{edit}/p/{ids['Carla']}", follow=True)
     assert "A short name is at most 12 characters." in response.get_data(as_text=True)  # not blamed on the name
+    # refused, the page keeps what was typed (it went back to the old name)
+    assert response.status_code == 400 and 'value="Carlissima Zoe"' in response.get_data(as_text=True)
+    taken = submit(client, f"/c/{edit}/p/{ids['Carla']}/rename?lang=en", {"name": "Anna", "short": "Ann"},
+                   page_url=f"/c/{edit}/p/{ids['Carla']}")
+    assert taken.status_code == 409 and 'value="Anna"' in taken.get_data(as_text=True).split("rename")[-1]
     stats = client.get(f"/c/{edit}/players.json").get_json()["players"]
     assert {p["name"]: p["total"] for p in stats} == {"Anna": 4, "Bruno Bianchi": -2, "Carla": -2}
 

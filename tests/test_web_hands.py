@@ -278,6 +278,19 @@ def test_live_check_shows_a_duplicate_card_as_an_error(client: FlaskClient) -> N
     assert state["errors"] and state["problems"][0]["code"] == "duplicate_card"
 
 
+def test_live_check_names_a_trick_of_too_many_cards_sent_as_codes(client: FlaskClient) -> None:
+    """Four cards typed into trick 1 came back from live.js as codes after a reload, and were refused with
+    "reload the page" at every reload: the page was stuck, the real problem gone."""
+    token = start_match(client, first_dealer="2")
+    csrf = csrf_of(client, token)
+    typed = check(client, token, csrf, "Bruno", "T1 T2 T3 T4").get_json()
+    sent = check(client, token, csrf, "Bruno", [["T1", "T2", "T3", "T4"]])
+    assert sent.status_code == 200
+    state = sent.get_json()
+    assert state["errors"] and state["problems"] == typed["problems"]
+    assert "4" in state["problems"][0]["message"]
+
+
 def test_live_check_needs_the_csrf_token(client: FlaskClient) -> None:
     token = start_match(client)
     response = client.post(f"/m/{token}/hands/live/check", json={"dealer": "Anna", "tricks": []})

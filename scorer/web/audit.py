@@ -17,7 +17,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
-from wtforms import TextAreaField
 
 from ..engine.audit import AuditStep, annulled, steps, what_if
 from ..engine.errors import ScartoError
@@ -34,7 +33,7 @@ from .context import (
     pdf_turn,
     sheet_name,
 )
-from .forms import Form
+from .forms import Form, TextBox
 from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
@@ -54,7 +53,7 @@ class HandFileForm(Form):
     """Upload a ``scarto-hand/1`` file or paste a record."""
 
     file = FileField(_l("Hand file (scarto-hand/1 JSON)"))
-    text = TextAreaField(_l("…or paste the record"))
+    text = TextBox(_l("…or paste the record"))
 
 
 def _result(record: HandRecord) -> HandResult:

@@ -25,7 +25,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import DateField, RadioField, SelectField, StringField, TextAreaField
+from wtforms import DateField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, Optional
 
 from ..engine import clubs as stats
@@ -50,7 +50,7 @@ from .context import (
     text_cell,
 )
 from .context import file_name as _file_name
-from .forms import Form, MatchEndFields, RuleSwitchFields, choices, currency_text, read_stake
+from .forms import Form, MatchEndFields, RuleSwitchFields, TextBox, choices, currency_text, read_stake, typed
 from .labels import (
     PRESET_NAMES,
     PROBLEM_LABELS,
@@ -155,12 +155,17 @@ def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
 LANGUAGE_CHOICES = [("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"), ("es", "Español")]
 
 
+ROSTER_TEXT = MAX_ROSTER * (MAX_NAME + len(", ") + club_store.MAX_SHORT + len("\n"))
+"""Characters of a new club's roster box: as many players as a roster holds, each with the longest name
+and short name (8,000 stopped a pasted roster at about 150 players of 40 characters, cut mid-name)."""
+
+
 class ClubForm(Form, MatchEndFields, RuleSwitchFields):
     """A club's name, its roster (new clubs) and its defaults for new matches."""
 
-    name = StringField(_l("Name of the club"), validators=[DataRequired(), Length(max=40)])
-    roster = TextAreaField(_l("Players, one per line (a short name after a comma: Anna Rossi, Anna)"),
-                           validators=[Optional(), Length(max=8000)])
+    name = StringField(_l("Name of the club"), filters=[typed], validators=[DataRequired(), Length(max=40)])
+    roster = TextBox(_l("Players, one per line (a short name after a comma: Anna Rossi, Anna)"),
+                     validators=[Optional(), Length(max=ROSTER_TEXT)])
     preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS),
                          default="classic")
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
@@ -210,13 +215,13 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
 
 
 class SeasonForm(Form):
-    name = StringField(_l("Name of the season"), validators=[DataRequired(), Length(max=40)])
+    name = StringField(_l("Name of the season"), filters=[typed], validators=[DataRequired(), Length(max=40)])
     start = DateField(_l("From"), validators=[DataRequired()])
     end = DateField(_l("To (included)"), validators=[DataRequired()])
 
 
 class PlayerForm(Form):
-    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=MAX_NAME)])
+    name = StringField(_l("Name"), filters=[typed], validators=[DataRequired(), Length(max=MAX_NAME)])
     short = StringField(_l("Short name (optional)"), validators=[Optional(), Length(max=club_store.MAX_SHORT)])
 
 
@@ -227,7 +232,7 @@ class MergeForm(Form):
 class PickForm(Form):
     """Starting a match: roster players ticked, new names typed (read from the request)."""
 
-    new = TextAreaField(_l("New players, one per line"), validators=[Optional(), Length(max=400)])
+    new = TextBox(_l("New players, one per line"), validators=[Optional(), Length(max=400)])
 
 
 class AddForm(Form):
@@ -237,7 +242,7 @@ class AddForm(Form):
 
 class ImportClubForm(Form):
     file = FileField(_l("Club file (JSON)"))
-    text = TextAreaField(_l("…or paste it here"))
+    text = TextBox(_l("…or paste it here"))
 
 
 # --- creating and opening clubs ----------------------------------------------------
@@ -504,6 +509,11 @@ def _map_seats(club: club_store.ClubRow, token: str, match_token: str) -> Any:
 @bp.get("/c/<token>/p/<int:player_id>")
 def player_page(token: str, player_id: int) -> Any:
     """A player's figures: totals, wins, deals, breaches, best and worst hand, form, head to head, chart."""
+    return _player_page(token, player_id)
+
+
+def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, status: int = 200) -> Any:
+    """The player's page; with ``rename``, the rename form as it was sent (refused: what was typed stays)."""
     view = club_view(token)
     db = get_db()
     try:
@@ -516,7 +526,7 @@ def player_page(token: str, player_id: int) -> Any:
     detail = stats.player_detail(view.summaries, view.seats, player.id, start, end)
     chart = cumulative_chart([player.name], [[v] for v in detail.running()][-200:],
                              title=_("Running total, match by match")) if detail.history else ""
-    rename = PlayerForm(formdata=None, name=player.name, short=player.short or "")
+    rename = rename or PlayerForm(formdata=None, name=player.name, short=player.short or "")
     merge = MergeForm(formdata=None)
     merge.into.choices = [(p.id, p.name) for p in view.active if p.id != player.id]
     return render_template("club_player.html", view=view, player=player, detail=detail, chart=chart,
@@ -524,7 +534,7 @@ def player_page(token: str, player_id: int) -> Any:
                            season=season, seasons=club_store.seasons(db, view.club.id),
                            problem_labels=PROBLEM_LABELS,
                            form_matches=club_store.club_match_rows(db, view.club.id,
-                                                                   [line.match_id for line in detail.form]))
+                                                                   [line.match_id for line in detail.form])), status
 
 
 @bp.post("/c/<token>/p/<int:player_id>/rename")
@@ -534,8 +544,9 @@ def rename_player(token: str, player_id: int) -> Any:
     form = PlayerForm()
     if not form.validate_on_submit():
         flash(_("A short name is at most %(most)s characters.", most=club_store.MAX_SHORT) if form.short.errors
-              and not form.name.errors else _("Write the new name (at most 40 characters)."), "error")
-        return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
+              and not form.name.errors else _("Write the new name (at most %(most)s characters).", most=MAX_NAME),
+              "error")
+        return _player_page(token, player_id, form, 400)  # what was typed stays in the boxes
     try:
         club_store.rename_player(get_db(), club.id, player_id, form.name.data or "", form.short.data)
     except store.NotFound:
@@ -543,12 +554,13 @@ def rename_player(token: str, player_id: int) -> Any:
     except club_store.NameTaken:
         flash(_("Another player of the club is called %(name)s; merge the two if they are the same person.",
                 name=(form.name.data or "").strip()), "error")
+        return _player_page(token, player_id, form, 409)
     except ScartoError as exc:
         flash(error_text(exc), "error")
+        return _player_page(token, player_id, form, 400)
     except club_store.ClubError:
         abort(404)
-    else:
-        flash(_("Saved: the player's past matches and statistics stay with them."))
+    flash(_("Saved: the player's past matches and statistics stay with them."))
     return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
 
 

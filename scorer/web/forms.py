@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from decimal import Decimal
 from functools import cache
@@ -13,7 +14,7 @@ from flask import current_app, has_request_context, request
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.i18n import messages_path
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
@@ -56,6 +57,26 @@ class Form(FlaskForm):
             if not current_app.config.get("WTF_I18N_ENABLED", True):
                 return super().get_translations(form)
             return _wtforms_catalogue(str(get_locale() or "en"))
+
+
+class TextBox(TextAreaField):
+    """A text area whose line breaks count as its box counted them: a browser sends each one as CR LF,
+    two characters, where the box's ``maxlength`` counted one, so a box typed full to its limit (16 lines
+    of notes) was refused as too long. Every text area of the app is one."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["filters"] = [_one_line_break, *kwargs.get("filters", ())]
+        super().__init__(*args, **kwargs)
+
+
+def _one_line_break(value: Any) -> Any:
+    return value.replace("\r\n", "\n") if isinstance(value, str) else value
+
+
+def typed(value: Any) -> Any:
+    """A typed name as the app will read it (NFC, no spaces around it), so that its length is judged on
+    what is kept: "Anna" with spaces after it, or an "é" sent as e and its accent, was over 40."""
+    return unicodedata.normalize("NFC", value).strip() if isinstance(value, str) else value
 
 
 def choices(pairs: Any) -> list[SelectChoice]:
@@ -147,10 +168,11 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         default=AS_PRESET,
     )
     """Beside the preset: any reading of the rules played three- or four-handed or as Piccolo."""
-    player_1 = StringField(_l("Player 1"), validators=[Optional(), Length(max=MAX_NAME)])
-    player_2 = StringField(_l("Player 2"), validators=[Optional(), Length(max=MAX_NAME)])
-    player_3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=MAX_NAME)])
-    player_4 = StringField(_l("Player 4 (four-player deal only)"), validators=[Optional(), Length(max=MAX_NAME)])
+    player_1 = StringField(_l("Player 1"), filters=[typed], validators=[Optional(), Length(max=MAX_NAME)])
+    player_2 = StringField(_l("Player 2"), filters=[typed], validators=[Optional(), Length(max=MAX_NAME)])
+    player_3 = StringField(_l("Player 3"), filters=[typed], validators=[Optional(), Length(max=MAX_NAME)])
+    player_4 = StringField(_l("Player 4 (four-player deal only)"), filters=[typed],
+                           validators=[Optional(), Length(max=MAX_NAME)])
     first_dealer = RadioField(
         _l("First dealer"),
         choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),

@@ -15,16 +15,16 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from wtforms import HiddenField, RadioField, StringField, TextAreaField
+from wtforms import HiddenField, RadioField, StringField
 from wtforms.validators import Length, Optional
 
 from ..engine.cardnames import aliases
 from ..engine.cards import CODES, split_cards
-from ..engine.limits import MAX_NOTES, MAX_TRICKS, MAX_TRICKS_TEXT
+from ..engine.limits import MAX_CARDS, MAX_NOTES, MAX_TRICKS, MAX_TRICKS_TEXT
 from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
-from .forms import Form
+from .forms import Form, TextBox
 from .labels import page_words
 
 MAX_PLAYERS = 4
@@ -130,12 +130,15 @@ def tricks_from_text(text: str, rules: Ruleset) -> list[list[str]]:
 
 def tricks_from_codes(value: object, rules: Ruleset) -> list[list[str]]:
     """live.js's tricks: lists of card codes, passed on as codes for the record's parser to read
-    (RECORD.md's codes only: the name matcher is for typed text). EntryError for another shape."""
+    (RECORD.md's codes only: the name matcher is for typed text). EntryError for another shape. A trick
+    of more cards than players is passed on for the engine to name ("trick 1 has 4 cards"): live.js
+    keeps what was typed in its text box and sends it again after a reload, which was refused with
+    "reload the page" at every reload."""
     if isinstance(value, list) and len(value) > MAX_TRICKS:  # the engine's own sentence for its limit
         raise EntryError("tricks", _("%(count)s tricks; a hand has at most %(limit)s", count=len(value),
                                      limit=MAX_TRICKS))
     if not isinstance(value, list) or not all(
-            isinstance(t, list) and len(t) <= rules.players and all(isinstance(c, str) for c in t) for t in value):
+            isinstance(t, list) and len(t) <= MAX_CARDS and all(isinstance(c, str) for c in t) for t in value):
         raise EntryError("tricks", _("The app sent something it cannot read: reload the page."))
     return [list(t) for t in value if t]
 
@@ -157,7 +160,7 @@ class HandForm(Form):
     entry_key = HiddenField()
     """The phone's idempotency key for this entry (set by offline.js): a retry is not stored twice."""
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")
-    notes = TextAreaField(_l("Notes (optional)"), validators=[Optional(), Length(max=MAX_NOTES)])
+    notes = TextBox(_l("Notes (optional)"), validators=[Optional(), Length(max=MAX_NOTES)])
 
     form_name = ""
     unreadable = False
@@ -303,7 +306,7 @@ class _PilesForm(HandForm):
         self.rest.data = str(len(self.players) - 1)
 
 
-_seat_fields(_PilesForm, "cards", lambda: TextAreaField(validators=[Optional(), Length(max=1500)]))
+_seat_fields(_PilesForm, "cards", lambda: TextBox(validators=[Optional(), Length(max=1500)]))
 
 
 class CardsForm(_PilesForm):
@@ -368,8 +371,8 @@ class LiveForm(HandForm):
     """The full record, trick by trick: tapped in live (static/live.js) or typed one trick a line."""
 
     form_name = "live"
-    tricks = TextAreaField(_l("Tricks, one a line, cards in the order played"),
-                           validators=[Optional(), Length(max=MAX_TRICKS_TEXT)])
+    tricks = TextBox(_l("Tricks, one a line, cards in the order played"),
+                     validators=[Optional(), Length(max=MAX_TRICKS_TEXT)])
 
     def grid(self) -> tuple[int, ...]:
         return self.rules.pack_order

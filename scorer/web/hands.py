@@ -39,7 +39,15 @@ from .context import MatchPage, entry_key, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .jsonio import json_fields, posted_json
 from .kept import kept_page
-from .labels import PROBLEM_LABELS, card_label, card_title, current_language, problem_text, read_error_text
+from .labels import (
+    PROBLEM_LABELS,
+    card_label,
+    card_title,
+    current_language,
+    message_text,
+    problem_text,
+    read_error_text,
+)
 
 bp = Blueprint("hands", __name__)
 
@@ -143,8 +151,8 @@ def live_check(token: str) -> Any:
                                                          "tricks": [{"cards": t} for t in tricks]}))
     except EntryError as exc:
         return {"error": exc.message}, 400
-    except ScartoError as exc:
-        return {"error": read_error_text(exc)}, 400
+    except ScartoError as exc:  # the tricks as a whole (too many): the sentence, not the file's "tricks:"
+        return {"error": message_text(exc) if exc.where == "tricks" else read_error_text(exc)}, 400
     return _live_json(record)
 
 

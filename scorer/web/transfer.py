@@ -12,7 +12,6 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
-from wtforms import TextAreaField
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_HANDS
@@ -21,7 +20,7 @@ from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
 from .context import audit_url, get_db, load_match, remember
-from .forms import Form
+from .forms import Form, TextBox
 from .labels import problem_text, read_error_text
 
 bp = Blueprint("transfer", __name__)
@@ -31,7 +30,7 @@ class ImportForm(Form):
     """A ``scarto-match/1`` or ``scarto-hand/1`` file, uploaded or pasted."""
 
     file = FileField(_l("File (JSON)"))
-    text = TextAreaField(_l("…or paste it here"))
+    text = TextBox(_l("…or paste it here"))
 
 
 def _read(form: ImportForm) -> Any:
