@@ -581,3 +581,17 @@ def test_the_club_settings_set_house_rules_that_its_new_matches_play(app: Flask,
     submit(client, f"/c/{edit}/settings", {**DEFAULTS, "name": "Circolo Arci", "ultimo": ""})
     with app.app_context():
         assert club_store.find_club(get_db(), edit)[0].settings["ruleset"] == {"preset": "classic", "deal": "four"}
+
+
+def test_a_refused_club_form_says_why_at_each_box(client: FlaskClient) -> None:
+    """A currency past its 8 characters was refused with a 400 and no word anywhere; a club name of only
+    a zero-width space read "name: a player name must be non-empty text"."""
+    response = submit(client, "/clubs/new?lang=en", {"name": "\u200b", "roster": "Anna\nBruno\nCarla",
+                                                     **{**DEFAULTS, "currency": "EUROSEURO"}})
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert "Field cannot be longer than 8 characters." in page
+    response = submit(client, "/clubs/new?lang=en", {"name": "\u200b", "roster": "Anna\nBruno\nCarla", **DEFAULTS})
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400 and "the name is empty: write one" in page
+    assert "player name" not in page and "name:" not in page

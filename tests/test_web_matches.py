@@ -233,3 +233,15 @@ def test_the_start_page_lists_the_matches_opened_newest_first_the_cookie_sent_on
     assert sent(f"/m/{first}/") and listed() == [first, second]
     assert sent(f"/m/{first}/") == []  # already the newest: a table's phones look again and again
     assert sent(f"/m/{second}/") and listed() == [second, first]
+
+
+def test_a_name_refused_by_the_reader_is_told_at_its_box_in_words(client: FlaskClient) -> None:
+    """A name of only a zero-width space read "players[0] (player 1): a player name must be non-empty text"
+    at the top of the form; it is the first player's box that is wrong."""
+    data = {"preset": "classic", "first_dealer": "1", "end_kind": "hands", "settle": "per_point",
+            "currency": "EUR", "end_target": "100", "player_1": "\u200b", "player_2": "Bruno", "player_3": "Carla"}
+    response = submit(client, "/new?lang=it", data)
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400 and "players[" not in page
+    said = re.search(r'id="player_1-error">([^<]*)</span>', page)
+    assert said is not None and said.group(1) == "il nome di un giocatore deve essere un testo non vuoto"

@@ -106,6 +106,7 @@ READ_TEMPLATES: dict[str, str] = {
     "record.no_dealer": N_("missing: every hand names its dealer"),
     "players.not_list": N_("must be a list of player names in seating order"),
     "players.empty_name": N_("a player name must be non-empty text"),
+    "name.empty": N_("the name is empty: write one"),
     "players.control": N_("%(name)s holds a tab, a line break or another control character; a name is one line"),
     "players.too_long": N_("a name is at most %(most)s characters; this one has %(length)s"),
     "players.named_twice": N_("%(name)s is named twice; names must be unique"),

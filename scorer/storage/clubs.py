@@ -111,14 +111,15 @@ class Event:
 # --- names and defaults ----------------------------------------------------------
 
 
-def clean_name(value: object, where: str = "name") -> str:
+def clean_name(value: object, where: str = "name", *, player: bool = True) -> str:
     """A player's (or club's) name as RECORD.md reads names, as a match reads its players' (NFC, zero-width
     characters taken out, trimmed), runs of spaces inside it made one: 1 to 40 characters, no control
     characters. So "Anna" and "Anna" with a zero-width space in it are one roster player, as they are one
-    player in a match, and a name typed with two spaces between its words is not a second player."""
+    player in a match, and a name typed with two spaces between its words is not a second player.
+    ``player=False`` for a club's, a season's or a night's name: an empty one is not "a player name"."""
     name = player_name(value) if isinstance(value, str) else ""
     if not name:
-        raise ReadError.of("players.empty_name", where)
+        raise ReadError.of("players.empty_name", where) if player else ReadError.of("name.empty", where)
     if any(unicodedata.category(ch) == "Cc" for ch in name):
         raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
     name = one_space(name)  # "Anna   Rossi" is Anna Rossi, as name_key compares
@@ -165,7 +166,7 @@ def create_club(db: sqlite_utils.Database, name: str, players: list[tuple[str, s
         club_id = db.execute(
             "INSERT INTO clubs (name, edit_token, view_token, edit_key, view_key, settings, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [clean_name(name), edit, view, token_key(edit), token_key(view),
+            [clean_name(name, player=False), edit, view, token_key(edit), token_key(view),
              json.dumps(settings or {}, ensure_ascii=False), stamp, stamp],
         ).lastrowid
         assert club_id is not None
@@ -206,7 +207,8 @@ def update_club(db: sqlite_utils.Database, club_id: int, name: str, settings: di
     """Change the club's name and its defaults for new matches (matches already played keep theirs)."""
     with store.writing(db):
         db.execute("UPDATE clubs SET name = ?, settings = ?, updated_at = ? WHERE id = ?",
-                   [clean_name(name), json.dumps(settings, ensure_ascii=False), store.now(), club_id])
+                   [clean_name(name, player=False), json.dumps(settings, ensure_ascii=False), store.now(),
+                    club_id])
     return get_club(db, club_id)
 
 
@@ -504,7 +506,7 @@ def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, e
         count = db.execute("SELECT COUNT(*) FROM club_seasons WHERE club_id = ?", [club_id]).fetchone()[0]
         if count >= MAX_SEASONS:
             raise ReadError.of("limit.seasons", "seasons", count=count + 1, limit=MAX_SEASONS)
-        name = clean_name(name)
+        name = clean_name(name, player=False)
         if any(name_key(s.name) == name_key(name) for s in seasons(db, club_id)):  # two "Inverno"s: which is it?
             raise NameTaken(name)
         pk = db.execute('INSERT INTO club_seasons (club_id, name, start, "end") VALUES (?, ?, ?, ?)',
@@ -886,7 +888,7 @@ def parse_club(data: object) -> ClubFile:
     given = data.get("format", CLUB_FORMAT)
     if given != CLUB_FORMAT:
         raise ReadError.of("record.format", "format", given=repr(given), expected=repr(CLUB_FORMAT))
-    name = clean_name(data.get("name"), "name")
+    name = clean_name(data.get("name"), "name", player=False)
     defaults = check_defaults(data.get("defaults"))
     raw_players = data.get("players", [])
     if not isinstance(raw_players, list):
@@ -920,7 +922,7 @@ def parse_club(data: object) -> ClubFile:
         start, end = _date(entry.get("from"), f"{where}.from"), _date(entry.get("to"), f"{where}.to")
         if end < start:
             raise ReadError(N_("The season ends before it begins."), where)
-        seasons_.append((clean_name(entry.get("name"), f"{where}.name"), start, end))
+        seasons_.append((clean_name(entry.get("name"), f"{where}.name", player=False), start, end))
     raw_matches = data.get("matches", [])
     if not isinstance(raw_matches, list):
         raise ReadError.of("record.hands", "matches")

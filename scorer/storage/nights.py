@@ -114,7 +114,7 @@ def parse_night(data: object, club_defaults: dict[str, Any] | None = None) -> Ni
     given = data.get("format", NIGHT_FORMAT)
     if given != NIGHT_FORMAT:
         raise ReadError.of("record.format", "format", given=repr(given), expected=repr(NIGHT_FORMAT))
-    title = club_store.clean_name(data.get("title", "Club night"), "title")
+    title = club_store.clean_name(data.get("title", "Club night"), "title", player=False)
     raw_date = data.get("date")
     if raw_date is None:
         day = datetime.now(UTC).date().isoformat()

@@ -30,7 +30,7 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from ..engine import clubs as stats
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_NAME, MAX_ROSTER
+from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
 from ..engine.rulesets import PRESETS, find_ruleset
 from ..engine.settlement import Transfer, settle
@@ -50,7 +50,17 @@ from .context import (
     text_cell,
 )
 from .context import file_name as _file_name
-from .forms import Form, MatchEndFields, RuleSwitchFields, TextBox, choices, currency_text, read_stake, typed
+from .forms import (
+    Form,
+    MatchEndFields,
+    RuleSwitchFields,
+    TextBox,
+    choices,
+    currency_text,
+    read_stake,
+    said_at,
+    typed,
+)
 from .labels import (
     PRESET_NAMES,
     PROBLEM_LABELS,
@@ -170,7 +180,7 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
                          default="classic")
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
     stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
-    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=8)], default="EUR")
+    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=MAX_CURRENCY)], default="EUR")
     pack = RadioField(_l("Your pack"), choices=choices([("italian", _l("Italian suits")),
                                                        ("french", _l("French suits"))]), default="italian")
     language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_CHOICES), default="en")
@@ -263,7 +273,7 @@ def new_club() -> Any:
             club = None if problems else club_store.create_club(get_db(), form.name.data or "", players,
                                                                  form.defaults())
         except ScartoError as exc:
-            form.form_errors.append(error_text(exc))
+            said_at(form, exc)
         else:
             if club is not None:
                 flash(_("Club created. Keep the edit link: it is the key to the club."))
@@ -359,7 +369,7 @@ def settings(token: str) -> Any:
         try:
             club_store.update_club(get_db(), club.id, form.name.data or "", form.defaults(club.settings))
         except ScartoError as exc:
-            form.form_errors.append(error_text(exc))
+            said_at(form, exc)
         else:
             flash(_("Settings saved; they apply to the club's new matches."))
             return redirect(url_for("clubs.club_page", token=token))
@@ -556,7 +566,7 @@ def rename_player(token: str, player_id: int) -> Any:
                 name=(form.name.data or "").strip()), "error")
         return _player_page(token, player_id, form, 409)
     except ScartoError as exc:
-        flash(error_text(exc), "error")
+        flash(message_text(exc), "error")  # about the name just typed, in the box below
         return _player_page(token, player_id, form, 400)
     except club_store.ClubError:
         abort(404)

@@ -14,16 +14,17 @@ from flask import current_app, has_request_context, request
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.i18n import messages_path
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
+from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_PLACE, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, one_space
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from ..storage.clubs import name_key
 from .jsonio import json_fields, posted_json
-from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, value_label
+from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, error_text, message_text, value_label
 
 SUBMITTED = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """The methods Flask-WTF reads a form from (its ``SUBMIT_METHODS``)."""
@@ -71,6 +72,18 @@ class TextBox(TextAreaField):
 
 def _one_line_break(value: Any) -> Any:
     return value.replace("\r\n", "\n") if isinstance(value, str) else value
+
+
+def said_at(form: Any, exc: ScartoError) -> None:
+    """A core error told at the form's field it stands at (``name``, ``players[2]`` at the third player's
+    box), in the sentence alone: the box says where. Elsewhere, at the top, with where it stands."""
+    where = exc.where or ""
+    seat = re.fullmatch(r"players\[(\d+)\]", where)
+    field = getattr(form, f"player_{int(seat.group(1)) + 1}" if seat else where, None) if where else None
+    if isinstance(field, Field):
+        field.errors = [*field.errors, message_text(exc)]
+    else:
+        form.form_errors.append(error_text(exc))
 
 
 def typed(value: Any) -> Any:

@@ -27,9 +27,9 @@ from .context import (
     remember,
     share_codes,
 )
-from .forms import MatchForm
+from .forms import MatchForm, said_at
 from .kept import kept_answer, kept_frame, kept_part
-from .labels import current_language, preset_table, read_error_text, switch_rows
+from .labels import current_language, preset_table, switch_rows
 
 bp = Blueprint("matches", __name__)
 
@@ -61,7 +61,7 @@ def new_match() -> Any:
         try:
             match = parse_match(data)
         except ScartoError as exc:
-            form.form_errors.append(read_error_text(exc))
+            said_at(form, exc)
         else:
             row = store.create_match(get_db(), match)
             if form.first_dealer.data == "draw":
