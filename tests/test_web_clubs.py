@@ -590,7 +590,7 @@ def test_a_refused_club_form_says_why_at_each_box(client: FlaskClient) -> None:
                                                      **{**DEFAULTS, "currency": "EUROSEURO"}})
     page = html.unescape(response.get_data(as_text=True))
     assert response.status_code == 400
-    assert "Field cannot be longer than 8 characters." in page
+    assert "9 characters long; at most 8 are allowed here: shorten it" in page
     response = submit(client, "/clubs/new?lang=en", {"name": "\u200b", "roster": "Anna\nBruno\nCarla", **DEFAULTS})
     page = html.unescape(response.get_data(as_text=True))
     assert response.status_code == 400 and "the name is empty: write one" in page

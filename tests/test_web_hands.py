@@ -378,7 +378,7 @@ def test_live_page_carries_what_live_js_needs(client: FlaskClient) -> None:
      "Enter the points of every player but one: the last one fills itself in (78 in all)."),
     ("points", {"points_0": "50", "points_1": "40"}, "The points entered already add up to more than 78"),
     ("points", {"points_0": "1e9", "points_1": "3"}, "is not a number of points"),
-    ("points", {"points_0": "3" * 30, "points_1": "3"}, "Field cannot be longer than 20 characters."),
+    ("points", {"points_0": "3" * 30, "points_1": "3"}, "30 characters long; at most 20 are allowed here"),
     ("points", {"dealer": "Zed", "points_0": "30", "points_1": "20"}, "Choose who dealt this hand."),
     ("points", {"expected_count": "x", "points_0": "30", "points_1": "20"}, "The form was damaged in transit"),
     ("points", {"expected_count": "", "points_0": "30", "points_1": "20"}, "The form was damaged in transit"),

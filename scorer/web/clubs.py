@@ -26,7 +26,7 @@ from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import DateField, RadioField, SelectField, StringField
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms.validators import DataRequired, Optional
 
 from ..engine import clubs as stats
 from ..engine.errors import ScartoError
@@ -52,6 +52,7 @@ from .context import (
 from .context import file_name as _file_name
 from .forms import (
     Form,
+    Longest,
     MatchEndFields,
     RuleSwitchFields,
     TextBox,
@@ -173,14 +174,14 @@ and short name (8,000 stopped a pasted roster at about 150 players of 40 charact
 class ClubForm(Form, MatchEndFields, RuleSwitchFields):
     """A club's name, its roster (new clubs) and its defaults for new matches."""
 
-    name = StringField(_l("Name of the club"), filters=[typed], validators=[DataRequired(), Length(max=40)])
+    name = StringField(_l("Name of the club"), filters=[typed], validators=[DataRequired(), Longest(40)])
     roster = TextBox(_l("Players, one per line (a short name after a comma: Anna Rossi, Anna)"),
-                     validators=[Optional(), Length(max=ROSTER_TEXT)])
+                     validators=[Optional(), Longest(ROSTER_TEXT)])
     preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS),
                          default="classic")
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
-    stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
-    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=MAX_CURRENCY)], default="EUR")
+    stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Longest(12)])
+    currency = StringField(_l("Currency"), validators=[Optional(), Longest(MAX_CURRENCY)], default="EUR")
     pack = RadioField(_l("Your pack"), choices=choices([("italian", _l("Italian suits")),
                                                        ("french", _l("French suits"))]), default="italian")
     language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_CHOICES), default="en")
@@ -225,14 +226,14 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
 
 
 class SeasonForm(Form):
-    name = StringField(_l("Name of the season"), filters=[typed], validators=[DataRequired(), Length(max=40)])
+    name = StringField(_l("Name of the season"), filters=[typed], validators=[DataRequired(), Longest(40)])
     start = DateField(_l("From"), validators=[DataRequired()])
     end = DateField(_l("To (included)"), validators=[DataRequired()])
 
 
 class PlayerForm(Form):
-    name = StringField(_l("Name"), filters=[typed], validators=[DataRequired(), Length(max=MAX_NAME)])
-    short = StringField(_l("Short name (optional)"), validators=[Optional(), Length(max=club_store.MAX_SHORT)])
+    name = StringField(_l("Name"), filters=[typed], validators=[DataRequired(), Longest(MAX_NAME)])
+    short = StringField(_l("Short name (optional)"), validators=[Optional(), Longest(club_store.MAX_SHORT)])
 
 
 class MergeForm(Form):
@@ -242,11 +243,11 @@ class MergeForm(Form):
 class PickForm(Form):
     """Starting a match: roster players ticked, new names typed (read from the request)."""
 
-    new = TextBox(_l("New players, one per line"), validators=[Optional(), Length(max=400)])
+    new = TextBox(_l("New players, one per line"), validators=[Optional(), Longest(400)])
 
 
 class AddForm(Form):
-    link = StringField(_l("The match's edit link"), validators=[Optional(), Length(max=400)])
+    link = StringField(_l("The match's edit link"), validators=[Optional(), Longest(400)])
     file = FileField(_l("…or a match file (JSON)"))
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from babel import support
 from flask import current_app, has_request_context, request
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
@@ -72,6 +73,21 @@ class TextBox(TextAreaField):
 
 def _one_line_break(value: Any) -> Any:
     return value.replace("\r\n", "\n") if isinstance(value, str) else value
+
+
+class Longest(Length):
+    """A box's limit (rendered as its ``maxlength``), told as the file reader tells a text's: "81
+    characters long; at most 80 are allowed here: shorten it" (WTForms' own sentence said only the
+    limit, not how far past it the text was)."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(max=most)
+
+    def __call__(self, form: Any, field: Any) -> None:
+        length = len(field.data) if isinstance(field.data, str) else 0
+        if length > self.max:
+            raise ValidationError(_("%(length)s characters long; at most %(limit)s are allowed here: shorten it",
+                                    length=length, limit=self.max))
 
 
 def said_at(form: Any, exc: ScartoError) -> None:
@@ -167,8 +183,8 @@ class RuleSwitchFields:
 class MatchForm(Form, MatchEndFields, RuleSwitchFields):
     """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
 
-    title = StringField(_l("Title"), validators=[Optional(), Length(max=MAX_TITLE)])
-    place = StringField(_l("Place"), validators=[Optional(), Length(max=MAX_PLACE)])
+    title = StringField(_l("Title"), validators=[Optional(), Longest(MAX_TITLE)])
+    place = StringField(_l("Place"), validators=[Optional(), Longest(MAX_PLACE)])
     preset = RadioField(
         _l("Rules"),
         choices=choices((name, name) for name in PRESETS),
@@ -181,11 +197,11 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         default=AS_PRESET,
     )
     """Beside the preset: any reading of the rules played three- or four-handed or as Piccolo."""
-    player_1 = StringField(_l("Player 1"), filters=[typed], validators=[Optional(), Length(max=MAX_NAME)])
-    player_2 = StringField(_l("Player 2"), filters=[typed], validators=[Optional(), Length(max=MAX_NAME)])
-    player_3 = StringField(_l("Player 3"), filters=[typed], validators=[Optional(), Length(max=MAX_NAME)])
+    player_1 = StringField(_l("Player 1"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
+    player_2 = StringField(_l("Player 2"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
+    player_3 = StringField(_l("Player 3"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
     player_4 = StringField(_l("Player 4 (four-player deal only)"), filters=[typed],
-                           validators=[Optional(), Length(max=MAX_NAME)])
+                           validators=[Optional(), Longest(MAX_NAME)])
     first_dealer = RadioField(
         _l("First dealer"),
         choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),
@@ -204,8 +220,8 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         default="en",
     )
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
-    stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Length(max=12)])
-    currency = StringField(_l("Currency"), validators=[Optional(), Length(max=MAX_CURRENCY)], default="EUR")
+    stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Longest(12)])
+    currency = StringField(_l("Currency"), validators=[Optional(), Longest(MAX_CURRENCY)], default="EUR")
 
     def player_fields(self) -> list[Any]:
         return [self.player_1, self.player_2, self.player_3, self.player_4]

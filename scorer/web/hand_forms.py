@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from wtforms import HiddenField, RadioField, StringField
-from wtforms.validators import Length, Optional
+from wtforms.validators import Optional
 
 from ..engine.cardnames import aliases
 from ..engine.cards import CODES, split_cards
@@ -24,7 +24,7 @@ from ..engine.limits import MAX_CARDS, MAX_NOTES, MAX_TRICKS, MAX_TRICKS_TEXT
 from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
-from .forms import Form, TextBox
+from .forms import Form, Longest, TextBox
 from .labels import page_words
 
 MAX_PLAYERS = 4
@@ -160,7 +160,7 @@ class HandForm(Form):
     entry_key = HiddenField()
     """The phone's idempotency key for this entry (set by offline.js): a retry is not stored twice."""
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")
-    notes = TextBox(_l("Notes (optional)"), validators=[Optional(), Length(max=MAX_NOTES)])
+    notes = TextBox(_l("Notes (optional)"), validators=[Optional(), Longest(MAX_NOTES)])
 
     form_name = ""
     unreadable = False
@@ -268,7 +268,7 @@ class PointsForm(HandForm):
             getattr(self, f"points_{i}").data = "" if value is None else fraction_text(Fraction(value))
 
 
-_seat_fields(PointsForm, "points", lambda: StringField(validators=[Optional(), Length(max=20)]))
+_seat_fields(PointsForm, "points", lambda: StringField(validators=[Optional(), Longest(20)]))
 
 
 class _PilesForm(HandForm):
@@ -306,7 +306,7 @@ class _PilesForm(HandForm):
         self.rest.data = str(len(self.players) - 1)
 
 
-_seat_fields(_PilesForm, "cards", lambda: TextBox(validators=[Optional(), Length(max=1500)]))
+_seat_fields(_PilesForm, "cards", lambda: TextBox(validators=[Optional(), Longest(1500)]))
 
 
 class CardsForm(_PilesForm):
@@ -364,7 +364,7 @@ class HonoursForm(_PilesForm):
             getattr(self, f"size_{i}").data = str(record.get("sizes", {}).get(p, ""))
 
 
-_seat_fields(HonoursForm, "size", lambda: StringField(validators=[Optional(), Length(max=5)]))
+_seat_fields(HonoursForm, "size", lambda: StringField(validators=[Optional(), Longest(5)]))
 
 
 class LiveForm(HandForm):
@@ -372,7 +372,7 @@ class LiveForm(HandForm):
 
     form_name = "live"
     tricks = TextBox(_l("Tricks, one a line, cards in the order played"),
-                     validators=[Optional(), Length(max=MAX_TRICKS_TEXT)])
+                     validators=[Optional(), Longest(MAX_TRICKS_TEXT)])
 
     def grid(self) -> tuple[int, ...]:
         return self.rules.pack_order

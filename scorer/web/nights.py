@@ -34,7 +34,7 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_NAME
@@ -46,7 +46,7 @@ from ..storage import nights as night_store
 from ..storage import store
 from .context import club_request, disposition, get_db, load_club, make_pdf, pdf_turn, poll_seconds, text_cell
 from .context import file_name as _file_name
-from .forms import Form, TextBox, choices, typed
+from .forms import Form, Longest, TextBox, choices, typed
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 from .labels import PRESET_NAMES, current_language, error_text, message_text, name_error_text
 from .roster import pick_players, ticked_players
@@ -98,10 +98,10 @@ def nights_of(club_id: int) -> list[night_store.NightRow]:
 class NightForm(Form):
     """A new night: roster players ticked (read from the request), new names, rounds, rules, methods."""
 
-    title = StringField(_l("Name of the night"), filters=[typed], validators=[DataRequired(), Length(max=40)])
+    title = StringField(_l("Name of the night"), filters=[typed], validators=[DataRequired(), Longest(40)])
     date = DateField(_l("Date"), validators=[DataRequired()])
     new = TextBox(_l("New players, one per line"),
-                  validators=[Optional(), Length(max=night_store.MAX_PLAYERS * (MAX_NAME + len("\n")))])
+                  validators=[Optional(), Longest(night_store.MAX_PLAYERS * (MAX_NAME + len("\n")))])
     rounds = IntegerField(_l("Rounds"), validators=[InputRequired(), NumberRange(min=1, max=night_store.MAX_ROUNDS)],
                           default=3)
     hands = IntegerField(_l("Hands per round (empty: one deal each)"),
@@ -116,7 +116,7 @@ class NightForm(Form):
 
 class NextForm(Form):
     force = BooleanField(_l("Start it anyway: some tables have not finished"))
-    reason = StringField(_l("Why (kept in the night's history)"), validators=[Optional(), Length(max=200)])
+    reason = StringField(_l("Why (kept in the night's history)"), validators=[Optional(), Longest(200)])
     round = HiddenField()  # the round the page offered to start
 
 
