@@ -175,3 +175,13 @@ def test_csv_names_are_not_formulas(client: FlaskClient) -> None:
     text = client.get(f"/m/{token}/standings.csv").get_data(as_text=True)
     assert "'=HYPERLINK(1) points" in text and "'+B points" in text and ",=" not in text
     assert "\n1,'=HYPERLINK(1)," in text  # the dealer's cell too
+
+
+def test_a_club_file_opened_as_a_match_says_where_club_files_open(client: FlaskClient) -> None:
+    """It said "'scarto-club/1' is not a file this app reads": the app reads it, on another page."""
+    club = {"format": "scarto-club/1", "name": "Circolo", "players": [], "matches": []}
+    response = _upload(client, "/import?lang=en", json.dumps(club).encode())
+    assert response.status_code == 400
+    shown = _shown(response)
+    assert "This is a club's file (scarto-club/1): open it with “Open a club file”" in shown
+    assert "/clubs/import" in shown

@@ -19,6 +19,7 @@ from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, par
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
+from ..storage.clubs import CLUB_FORMAT
 from .context import audit_url, get_db, load_match, remember
 from .forms import Form, TextBox
 from .labels import problem_text, read_error_text
@@ -61,6 +62,9 @@ def import_file() -> Any:
             if kind == HAND_FORMAT or (isinstance(data, dict) and "dealer" in data and "hands" not in data):
                 record = parse_hand(data)
                 return redirect(audit_url(record))
+            if kind == CLUB_FORMAT:  # the right app, the wrong door
+                raise ScartoError(_("This is a club's file (scarto-club/1): open it with “Open a club file”, "
+                                    "at %(address)s.", address=url_for("clubs.import_club", _external=True)))
             if kind not in (None, MATCH_FORMAT):
                 raise ScartoError(_("%(format)r is not a file this app reads (scarto-match/1 or scarto-hand/1).",
                                     format=kind))
