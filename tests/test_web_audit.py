@@ -154,3 +154,10 @@ def test_the_audit_names_the_deal_and_the_ultimo_choice_where_they_differ_from_t
     response = submit(client, "/audit", {"text": json.dumps(record)})
     page = client.get(response.headers["Location"] + "?lang=de").get_data(as_text=True)
     assert "der Bagatto oder der Narr im letzten Stich genommen" in page
+
+
+def test_a_json_address_that_finds_nothing_says_so_in_the_pages_language(client: FlaskClient) -> None:
+    """It answered Werkzeug's English "The requested URL was not found on the server..." to an Italian phone."""
+    response = client.get("/audit/k/" + "0" * 32 + ".json?lang=it")
+    assert response.status_code == 404 and response.is_json
+    assert response.get_json()["message"].startswith("A questo indirizzo non c'è niente")

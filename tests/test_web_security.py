@@ -428,8 +428,8 @@ def test_odd_values_in_every_address_are_never_a_500(client: FlaskClient, world:
 
 @pytest.mark.parametrize(("address", "mimetype", "message"), [
     ("/m/{edit}/", "text/html", "Sorry: the app failed on our side."),
-    ("/m/{edit}/export.json", "application/json", "Something went wrong on our side."),
-    ("/m/{edit}/standings.json", "application/json", "Something went wrong on our side."),
+    ("/m/{edit}/export.json", "application/json", "Sorry: the app failed on our side."),
+    ("/m/{edit}/standings.json", "application/json", "Sorry: the app failed on our side."),
 ])
 def test_a_failure_is_an_apology_without_a_traceback(client: FlaskClient, world: World,
                                                      monkeypatch: pytest.MonkeyPatch, address: str, mimetype: str,

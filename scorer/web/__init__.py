@@ -34,6 +34,7 @@ from ..storage import db as database
 from ..storage import store
 from . import filters, labels, safety
 from .context import close_db, end_save_turn, get_db, take_save_turn, wants_json
+from .labels import error_sentence
 
 __all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATIONS", "create_app", "get_db"]
 
@@ -223,9 +224,11 @@ def _register_errors(app: Flask) -> None:
     def http_error(error: HTTPException) -> Any:
         """Every HTTP error as a page a player understands; JSON for the API."""
         code = error.code or 500
+        # the app's own reason (abort(..., description=)), never Werkzeug's English default
+        own = error.description if error.description != type(error).description else None
         if wants_json():
-            return {"error": error.name, "message": error.description}, code
-        description = error.description if code == 403 else None
+            return {"error": error.name, "message": own or error_sentence(code)}, code
+        description = own
         return render_template("error.html", code=code, reason=None, description=description), code
 
     @app.errorhandler(store.MatchFull)
@@ -245,7 +248,7 @@ def _register_errors(app: Flask) -> None:
         """Never a traceback to the user: log it, answer 500 with an apology."""
         app.logger.exception("unhandled error")
         if wants_json():
-            return {"error": "Internal Server Error", "message": "Something went wrong on our side."}, 500
+            return {"error": "Internal Server Error", "message": error_sentence(500)}, 500
         return render_template("error.html", code=500, reason=None, description=None), 500
 
 

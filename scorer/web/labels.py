@@ -182,3 +182,24 @@ def named(name: str, message: str) -> str:
     name = name.strip()
     shown = name if len(name) <= 24 else name[:23] + "…"
     return _("“%(name)s”: %(problem)s", name=shown, problem=message)
+
+
+def error_sentence(code: int) -> str:
+    """What an error says for its status, in the page's language: on its page and in a JSON answer alike
+    (a JSON route answered Werkzeug's English "The requested URL was not found on the server...")."""
+    from flask import current_app
+
+    if code == 404:
+        return _("There is nothing at this address. Check the link you were given: match links are long and "
+                 "must be copied whole.")
+    if code == 403:
+        return _("This link does not allow that.")
+    if code == 413:
+        size = (current_app.config.get("MAX_CONTENT_LENGTH") or 0) // (1024 * 1024)
+        return _("The file or form is larger than the app accepts (%(size)s MB). A match file is much smaller: "
+                 "check you chose the right file.", size=size)
+    if code == 405:
+        return _("This address cannot be used that way. Use the buttons of the app.")
+    if code >= 500:
+        return _("Sorry: the app failed on our side. What you entered before this page is safe; try again.")
+    return _("The request could not be understood. Go back and try again.")

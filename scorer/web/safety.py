@@ -30,6 +30,7 @@ from werkzeug.sansio.utils import host_is_trusted
 
 from ..sheets.worker import Busy, RenderFailed, TooSlow
 from .context import wants_json
+from .labels import error_sentence
 
 MIN_SECRET_KEY = 32
 """Characters a secret key needs at least (``secrets.token_hex(32)`` makes 64)."""
@@ -84,8 +85,7 @@ def check_secret_key(key: str, where: str) -> None:
 
 def init_app(app: Flask) -> None:
     app.session_interface = SmallSession()
-    app.context_processor(lambda: {"max_upload_mb": (current_app.config.get("MAX_CONTENT_LENGTH") or 0)
-                                   // (1024 * 1024)})
+    app.jinja_env.globals["error_sentence"] = error_sentence  # error.html's sentence, as the JSON answers say it
     app.after_request(_no_store)
     app.after_request(_secure_cookies)
     app.before_request(_refuse_bad_host)
