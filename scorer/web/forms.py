@@ -91,11 +91,13 @@ class Longest(Length):
 
 
 def said_at(form: Any, exc: ScartoError) -> None:
-    """A core error told at the form's field it stands at (``name``, ``players[2]`` at the third player's
-    box), in the sentence alone: the box says where. Elsewhere, at the top, with where it stands."""
+    """A core error about a name told at its box (a club's ``name``, ``players[2]`` at the third player's
+    box), in the sentence alone: the box says where. Anything else at the top, with where it stands (only
+    those boxes show their errors on every form that asks)."""
     where = exc.where or ""
     seat = re.fullmatch(r"players\[(\d+)\]", where)
-    field = getattr(form, f"player_{int(seat.group(1)) + 1}" if seat else where, None) if where else None
+    box = f"player_{int(seat.group(1)) + 1}" if seat else "name" if where == "name" else None
+    field = getattr(form, box, None) if box else None
     if isinstance(field, Field):
         field.errors = [*field.errors, message_text(exc)]
     else:
