@@ -537,7 +537,8 @@ def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, s
     detail = stats.player_detail(view.summaries, view.seats, player.id, start, end)
     chart = cumulative_chart([player.name], [[v] for v in detail.running()][-200:],
                              title=_("Running total, match by match")) if detail.history else ""
-    rename = rename or PlayerForm(formdata=None, name=player.name, short=player.short or "")
+    if rename is None:
+        rename = PlayerForm(formdata=None, name=player.name, short=player.short or "")
     merge = MergeForm(formdata=None)
     merge.into.choices = [(p.id, p.name) for p in view.active if p.id != player.id]
     return render_template("club_player.html", view=view, player=player, detail=detail, chart=chart,
