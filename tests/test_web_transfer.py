@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 from pathlib import Path
@@ -129,7 +130,12 @@ def test_a_hand_under_other_rules_is_refused_and_the_same_rules_however_written_
     hand = {"players": list(names), "dealer": "Anna", "points": {"Anna": 30, "Bruno": 20, "Carla": 18, "Dario": 10}}
     refused = submit(client, f"/m/{token}/import", {"text": json.dumps({**hand, "ruleset": "four"})})
     assert refused.status_code == 400
-    assert "The file&#39;s rules are not this match&#39;s rules." in refused.get_data(as_text=True)
+    said = html.unescape(refused.get_data(as_text=True))
+    assert "The file's rules are not this match's rules: " in said  # and which, in words
+    assert "Must overtrump: on in the file, off in this match" in said
+    assert "Highest trump: " in said and "Fool in the last trick: " in said
+    italian = submit(client, f"/m/{token}/import?lang=it", {"text": json.dumps({**hand, "ruleset": "four"})})
+    assert ": sì nel file, no in questa partita" in html.unescape(italian.get_data(as_text=True))
     spelled_out = {"preset": "classic", "deal": "four", "top_trump": "T20", "overtrump": False}
     taken = submit(client, f"/m/{token}/import", {"text": json.dumps({**hand, "ruleset": spelled_out})})
     assert taken.status_code == 302

@@ -22,7 +22,7 @@ from ..storage import store
 from ..storage.clubs import CLUB_FORMAT
 from .context import audit_url, get_db, load_match, remember
 from .forms import Form, TextBox
-from .labels import problem_text, read_error_text
+from .labels import SWITCH_LABELS, SWITCH_ORDER, problem_text, read_error_text, value_label
 
 bp = Blueprint("transfer", __name__)
 
@@ -42,6 +42,13 @@ def _read(form: ImportForm) -> Any:
     if not text:
         raise ScartoError(_("Choose a file or paste its text."))
     return loads(text.encode(), "text")
+
+
+def _differences(file: dict[str, Any], match: dict[str, Any]) -> str:
+    """Each switch the two rulesets set apart, in words: "Overtrump: on in the file, off in this match"."""
+    return "; ".join(_("%(switch)s: %(file)s in the file, %(match)s in this match", switch=SWITCH_LABELS[key],
+                       file=value_label(key, file.get(key)), match=value_label(key, match.get(key)))
+                     for key in SWITCH_ORDER if file.get(key) != match.get(key))
 
 
 def _hand_errors(results: list[HandResult]) -> list[str]:
@@ -100,8 +107,10 @@ def import_hand(token: str) -> Any:
                 raise ScartoError(_("The file's players (%(file)s) are not this match's (%(match)s), in this order.",
                                     file=", ".join(record.players), match=", ".join(row.players)))
             # the same rules, however written (a match stored before issue 11 spells out every switch)
-            if record.ruleset.switches() != find_ruleset(row.settings.get("ruleset")).switches():
-                raise ScartoError(_("The file's rules are not this match's rules."))
+            ours = find_ruleset(row.settings.get("ruleset")).switches()
+            if record.ruleset.switches() != ours:
+                raise ScartoError(_("The file's rules are not this match's rules: %(differences)s.",
+                                    differences=_differences(record.ruleset.switches(), ours)))
         except ScartoError as exc:
             errors.append(read_error_text(exc))
         else:
