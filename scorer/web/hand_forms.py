@@ -128,7 +128,7 @@ def tricks_from_text(text: str, rules: Ruleset) -> list[list[str]]:
 """More tricks than any preset has, so a bad request is refused before it is read."""
 
 
-def tricks_from_codes(value: object, rules: Ruleset) -> list[list[str]]:
+def tricks_from_codes(value: object) -> list[list[str]]:
     """live.js's tricks: lists of card codes, passed on as codes for the record's parser to read
     (RECORD.md's codes only: the name matcher is for typed text). EntryError for another shape. A trick
     of more cards than players is passed on for the engine to name ("trick 1 has 4 cards"): live.js
@@ -382,7 +382,7 @@ class LiveForm(HandForm):
 
     def trick_list(self) -> list[list[str]]:
         if self.codes is not None:
-            return tricks_from_codes(self.codes, self.rules)
+            return tricks_from_codes(self.codes)
         return tricks_from_text(self.tricks.data or "", self.rules)
 
     def body(self) -> dict[str, Any]:

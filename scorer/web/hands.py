@@ -146,7 +146,7 @@ def live_check(token: str) -> Any:
         if isinstance(value, str) and len(value) > MAX_TRICKS_TEXT:
             raise EntryError("tricks", _("The tricks sent are longer than %(limit)s characters: no hand has "
                                          "that many cards.", limit=MAX_TRICKS_TEXT))
-        tricks = tricks_from_text(value, rules) if isinstance(value, str) else tricks_from_codes(value, rules)
+        tricks = tricks_from_text(value, rules) if isinstance(value, str) else tricks_from_codes(value)
         record = parse_hand(store.hand_record_data(row, {"dealer": dealer,
                                                          "tricks": [{"cards": t} for t in tricks]}))
     except EntryError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import g, has_app_context
+from flask import current_app, g, has_app_context
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -187,8 +187,6 @@ def named(name: str, message: str) -> str:
 def error_sentence(code: int) -> str:
     """What an error says for its status, in the page's language: on its page and in a JSON answer alike
     (a JSON route answered Werkzeug's English "The requested URL was not found on the server...")."""
-    from flask import current_app
-
     if code == 404:
         return _("There is nothing at this address. Check the link you were given: match links are long and "
                  "must be copied whole.")
