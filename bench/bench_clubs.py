@@ -1,4 +1,4 @@
-"""Server time of a club's pages at a long history: 200 matches, 3,000 hands (issue 14, item 6).
+"""Server time of a club's pages at a long history: 200 matches, 3,000 hands.
 
 Eight players, three at a table, fifteen hands a match (the classic fixtures: full
 records, captured piles, honours, counted points, rule breaches), the matches spread

@@ -88,7 +88,7 @@ def _write(count: int, repeat: int, per_second: float, per_cpu_second: float, lo
 | what | records/s |
 |---|---|
 | the engine as first committed (same script) | 6,100 |
-| 2026-11-30, before issue 11 (then on a quiet machine) | 10,900 |
+| 2026-11-30, before the presets were revised (then on a quiet machine) | 10,900 |
 | now, by the clock | **{per_second:,.0f}** |
 | now, per second of the process's CPU time | **{per_cpu_second:,.0f}** |
 
@@ -120,10 +120,10 @@ frozen dataclass's per-field `object.__setattr__`; scores are computed in exact 
 division per player; the seating orders are made once per number of players; a name is looked
 at character by character only when it is not all printable.
 
-Since issue 11 the workload is heavier than before: `four` and `piccolo` now play the rule
+Since the presets were revised (2026-12-01) the workload is heavier than before: `four` and `piccolo` now play the rule
 sheet's switches, so three of the five presets (not one) check `overtrump`, which judges every
 trump played under a higher one. On the same records (the three three-player presets, whose
-rules did not change), the engine before and after issues 10 and 11 runs at the same speed
+rules did not change), the engine before and after that revision runs at the same speed
 or a little faster. Measured 2026-12-01 with the machine shared by six sessions (load average
 9 to 13, so the clock said little), per second of CPU time, best of 9 passes, the two trees
 run in turn three times: the same 2,000 records of classic, rulesheet and saari 7,790-8,240

@@ -127,7 +127,7 @@ after a warm-up, every figure timed in turn; WeasyPrint {weasyprint_version} wit
 | `GET sheet.pdf` through the app, the PDF made in a worker process (the default) | {ms["web_worker"]:.1f} ms \
 (**{ms["web_worker"] - ms["web_thread"]:+.1f} ms**) |
 
-The last two rows are the worker's cost (issue 12): the app makes its PDFs in worker processes (at most
+The last two rows are the worker's cost: the app makes its PDFs in worker processes (at most
 two at once, each stopped after 30 s), so a slow sheet cannot hold the server's threads. The worker keeps
 its fonts and parsed stylesheet between sheets as the thread did; what it adds is sending the HTML and the
 chart to the worker and the PDF back over a socket.

@@ -374,7 +374,7 @@ def section(f: dict[str, float], seconds: float, clients: int) -> str:
         "  default); the turn taken below Flask, before its request context (61 and 62 ms against 45 and 50);",
         "  the turn handed on only once the answer is sent (45 against 40). Two threads matched one (39/38,",
         "  50/49 ms), four did not (49 ms against 38). The default stays 8 threads: a PDF holds a thread, and a",
-        "  process needs others for pages meanwhile (issue 12, item 2).",
+        "  process needs others for pages meanwhile.",
         "- The runs share the machine with other work, and its speed changed by a fifth within the day (the same",
         "  code, the same load); the ratios within a run are the meaningful part. `scarto score` too: 1.13x to",
         "  1.37x in most runs, 1.80x in one (in the round where the club nights ran slower too).",

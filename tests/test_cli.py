@@ -85,7 +85,7 @@ BAD = [
      "points.Anna: '1e99999999' is not a number of points (use e.g. 31 or \"58/3\")"),
     ("format.json", _changed(format="scarto-hand/9"),
      "format: 'scarto-hand/9' is not a format this reads (expected 'scarto-hand/1')"),
-    # issue 11: the revised RECORD.md
+    # the revised RECORD.md (DECISIONS.md, 2026-12-01)
     ("deal.json", _changed(ruleset={"deal": "five"}),
      'ruleset.deal: "five" is not a value of deal (use "three", "four", "piccolo")'),
     ("classic-four.json", {**POINTS, "ruleset": {"preset": "classic", "deal": "four"}},

@@ -221,7 +221,7 @@ def test_a_match_date_that_is_not_a_day_counts_on_the_day_it_was_stored() -> Non
     assert clubs.match_date({}, "2026-12-01T10:00:00Z") == "2026-12-01"
 
 
-# --- bounded rosters, look-alike names (issue 12) ------------------------------------------
+# --- bounded rosters, look-alike names --------------------------------------------------
 
 
 def test_look_alike_names_are_one_roster_player(db: sqlite_utils.Database) -> None:

@@ -205,7 +205,7 @@ def test_an_old_database_keeps_its_links_through_migration_2(tmp_path: Path) -> 
 @pytest.mark.parametrize("preset", ["four", "piccolo"])
 def test_a_four_match_stored_before_the_deal_switch_scores_the_same_after_the_upgrade(tmp_path: Path,
                                                                                       preset: str) -> None:
-    """Issue 11: ``four`` and ``piccolo`` took the rule sheet's switches. A match stored with one before
+    """The revised presets: ``four`` and ``piccolo`` took the rule sheet's switches. A match stored with one before
     the change (the schema before that migration, rows as the old code wrote them) keeps the classic
     switches it was played under, scores as before, and each hand's history says so."""
     import json

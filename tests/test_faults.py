@@ -1,4 +1,4 @@
-"""Faults end in a clear page, never a bare 500 (issue 12): the secret key, the database, the Host
+"""Faults end in a clear page, never a bare 500: the secret key, the database, the Host
 header, the session cookie, JSON routes, HEAD, spreadsheet cells."""
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ DEEP = "[" * 5000 + "]" * 5000
                          ids=["list", "number", "text", "deep", "numbers-for-text", "lists-for-text", "surrogate"])
 def test_a_form_posted_as_json_gets_the_forms_answer_not_a_500(client: FlaskClient, body: bytes) -> None:
     """Flask-WTF handed a posted JSON value to WTForms as it was: a body that was no object, nested too
-    deep, or with a number where text goes, ended in a 500 on every form (issue 12's probe)."""
+    deep, or with a number where text goes, ended in a 500 on every form (a hostile probe's finding)."""
     match = start_match(client)
     club = client.post("/api/clubs", json={"name": "Bar", "players": ["Anna", "Bruno", "Carla"]}).get_json()
     club_token = club["edit_url"].rstrip("/").split("/c/")[1]

@@ -1,4 +1,4 @@
-"""Every input bounded where it is read (issue 12): files, the API, forms, audit links, live checks.
+"""Every input bounded where it is read: files, the API, forms, audit links, live checks.
 
 The limits live in scorer/engine/limits.py and docs/LIMITS.md; each refusal names the
 limit, in the page's language. Whatever the app exports it imports back.

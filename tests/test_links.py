@@ -1,4 +1,4 @@
-"""Links that can be changed, and audits of hands too large for their link (issue 12)."""
+"""Links that can be changed, and audits of hands too large for their link."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ def test_a_translation_names_the_kind_of_value_in_its_own_language() -> None:
 
 
 def test_the_engine_imports_without_a_cycle() -> None:
-    """Issue 10: cards -> errors -> messages, and messages imports nothing of the engine: each module
+    """Cards -> errors -> messages, and messages imports nothing of the engine: each module
     imports alone in a fresh interpreter, and no engine module defers an import into a function."""
     import subprocess
     import sys
@@ -103,7 +103,7 @@ def test_the_engine_imports_without_a_cycle() -> None:
 
 
 def test_the_engine_loads_only_the_standard_library() -> None:
-    """Issue 10: the engine is standard library only; importing all of it loads nothing else."""
+    """The engine is standard library only; importing all of it loads nothing else."""
     import subprocess
     import sys
 

@@ -1,8 +1,8 @@
 """Every page a player sees weighs at most 40 KB (62 KB where cards are drawn) and loads nothing from other hosts.
 
-The budget was 40 KB (an earlier issue). Issue 13 (cards drawn as SVG, dark mode, the live entry
+The budget was 40 KB at first. Cards drawn as SVG, dark mode, the live entry
 working out whose turn it is offline from the engine's rules sent with the page, the grid's
-keyboard navigation) and issue 16 (offline.js, the manifest) took the entry pages past it. Since
+keyboard navigation, then offline.js and the manifest took the entry pages past it. Since
 then the card sprite comes only with pages that draw cards and the grid's 78 buttons no longer
 repeat aria-hidden on their drawings (about 2.4 KB off those pages). Measured after that, the
 heaviest of each kind, uncompressed, in the heaviest language:

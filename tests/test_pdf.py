@@ -264,7 +264,7 @@ def test_the_legend_explains_uncounted_and_struck_hands() -> None:
      "el Bagatto o el Loco ganado en la última baza"),
 ])
 def test_the_sheet_shows_the_deal_and_the_ultimo_choice(lang: str, deal: str, ultimo: str) -> None:
-    """Issue 11: the sheet names the deal and the Ultimo choice in the match's language."""
+    """The sheet names the deal and the Ultimo choice in the match's language."""
     players = ("Anna", "Bruno", "Carla", "Dario")
     data = {"format": "scarto-match/1", "title": "Quattro", "language": lang, "players": list(players),
             "first_dealer": "Anna", "ruleset": {"preset": "classic", "deal": "four", "ultimo": "bagatto_or_fool"},

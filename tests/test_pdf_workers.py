@@ -1,4 +1,4 @@
-"""PDFs that cannot starve the app (issue 12): a few at once in worker processes, a time limit, 503 when busy.
+"""PDFs that cannot starve the app: a few at once in worker processes, a time limit, 503 when busy.
 
 Eight PDFs in flight took all eight server threads: a CSS file then took 5.3 s.
 """

@@ -1,4 +1,4 @@
-"""The real server as `make run` starts it (issue 12): processes, connection limits, the access log,
+"""The real server as `make run` starts it: processes, connection limits, the access log,
 malformed hosts and oversized uploads answered by the app, not by a reset or a bare 500."""
 
 from __future__ import annotations

@@ -337,7 +337,7 @@ def test_points_must_add_up_to_the_deck() -> None:
                                                     "all. Recount the piles.")
 
 
-# --- each rule once (issue 10) -------------------------------------------------------
+# --- each rule once ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -141,7 +141,7 @@ def test_huge_numbers_in_the_address_never_fail(client: FlaskClient, query: str)
 
 def test_the_audit_names_the_deal_and_the_ultimo_choice_where_they_differ_from_the_preset(
         client: FlaskClient) -> None:
-    """Issue 11: a classic hand played four-handed says so on the audit page and its PDF."""
+    """A classic hand played four-handed says so on the audit page and its PDF."""
     import subprocess
 
     link = _audit_link(client, "classic-four-valid")

@@ -321,7 +321,7 @@ def test_changes_need_the_csrf_token(app: Flask, client: FlaskClient, seeded: tu
 ])
 def test_the_history_says_when_a_four_match_kept_its_old_rules(app: Flask, client: FlaskClient, lang: str,
                                                                 words: str) -> None:
-    """Issue 11: the upgrade that writes out an old ``four`` match's switches shows in each hand's history."""
+    """The upgrade that writes out an old ``four`` match's switches shows in each hand's history."""
     from scorer.storage.db import _m003_rules_kept_for_four_and_piccolo
 
     names = ["Anna", "Bruno", "Carla", "Dario"]

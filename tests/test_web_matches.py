@@ -129,7 +129,7 @@ def test_a_first_dealer_beyond_the_seats_is_refused(client: FlaskClient) -> None
     assert "Tick who deals first." in response.get_data(as_text=True)
 
 
-# --- the deal beside the preset, the Ultimo choice (issue 11) ------------------------------------
+# --- the deal beside the preset, the Ultimo choice -------------------------------------------
 
 DEAL_WORDS = {  # the four-player deal, as the new-match page and the match page name it
     "en": "four players: 19 cards each, a 2-card talon",

@@ -1,4 +1,4 @@
-"""Club nights over the web: the JSON interface of issue 15 item 7, the director's form and view,
+"""Club nights over the web: the JSON interface (docs/NIGHT.md), the director's form and view,
 the members' view, the state tag, the sheets, and the night counting in the club."""
 
 from __future__ import annotations

@@ -468,7 +468,7 @@ def test_a_lone_surrogate_escape_is_refused(client: FlaskClient, address: str, t
     assert 400 <= response.status_code < 500
 
 
-# --- caches, the proxy, the log (issue 12) ------------------------------------------------------------
+# --- caches, the proxy, the log --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("rule", [r for r in GET_RULES if r.endpoint not in OPEN_FILES], ids=rule_id)

@@ -1,4 +1,4 @@
-"""Server-side parts of issue 13: the way back from "Not allowed", the warning after the end, the
+"""Server-side parts of the table trial (DECISIONS.md): the way back from "Not allowed", the warning after the end, the
 QR code's quiet zone, "1 point" in the singular."""
 
 from __future__ import annotations

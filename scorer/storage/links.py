@@ -1,6 +1,6 @@
-"""Two small stores beside the matches (issue 12): new links for a match, and hands kept for audit links.
+"""Two small stores beside the matches: new links for a match, and hands kept for audit links.
 
-Self-contained on purpose (store.py is being reworked): each function opens its own
+Kept apart from store.py because neither needs the other: each function opens its own
 transaction and touches only its own rows, and the tables come from migrations appended
 to ``db.MIGRATIONS``.
 """

@@ -110,12 +110,12 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(api.bp)
     app.register_blueprint(offline.bp)  # manifest, service worker, the match state tag
     csrf.exempt(api.bp)
-    from . import clubs, clubs_api  # issue 14: clubs and their JSON interface
+    from . import clubs, clubs_api  # clubs and their JSON interface
 
     app.register_blueprint(clubs.bp)
     app.register_blueprint(clubs_api.bp)
     csrf.exempt(clubs_api.bp)
-    from . import nights  # issue 15: club nights, their pages and their JSON interface
+    from . import nights  # club nights, their pages and their JSON interface
 
     app.register_blueprint(nights.bp)
     app.register_blueprint(nights.api_bp)

@@ -1,4 +1,4 @@
-"""Club nights: several tables, seats drawn and rotated, one live ranking (issue 15).
+"""Club nights: several tables, seats drawn and rotated, one live ranking.
 
 A night is created by the club's director from the club's edit link; it gets links of
 its own, like a match: the edit link is the director's view (every table of the round,

@@ -1,4 +1,4 @@
-"""What keeps faults and hostile requests from ending in a bare 500 (issue 12).
+"""What keeps faults and hostile requests from ending in a bare 500.
 
 - The secret key: made when missing or empty, refused at start when damaged or weak.
 - The database read-only, missing or locked: a 503 page saying what to do (the app

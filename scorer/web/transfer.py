@@ -106,7 +106,7 @@ def import_hand(token: str) -> Any:
             if list(record.players) != row.players:
                 raise ScartoError(_("The file's players (%(file)s) are not this match's (%(match)s), in this order.",
                                     file=", ".join(record.players), match=", ".join(row.players)))
-            # the same rules, however written (a match stored before issue 11 spells out every switch)
+            # the same rules, however written (a match stored before the presets were revised spells out every switch)
             ours = find_ruleset(row.settings.get("ruleset")).switches()
             if record.ruleset.switches() != ours:
                 raise ScartoError(_("The file's rules are not this match's rules: %(differences)s.",

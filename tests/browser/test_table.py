@@ -1,4 +1,4 @@
-"""What a player's trial at the table found (issue 13): each test fails on the page as it was.
+"""What a player's trial at the table found: each test fails on the page as it was.
 
 The double tap on a card that slid into place, "13" typed into a filled-in 12 making "1312", the
 hand number as the only way into a hand, a forgotten card going silently to "the rest", the live
