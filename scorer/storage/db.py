@@ -176,7 +176,7 @@ OLD_VARIANT_SWITCHES = {
     "top_trump": "T20", "discard": "classic", "fool_discard": "restricted", "first_lead": "after_dealer",
     "overtrump": False, "fool_last_trick": "kept", "fool_forfeit": False, "ultimo": False,
 }
-"""What the presets ``four`` and ``piccolo`` meant before they were revised (DECISIONS.md, 2026-12-01): the classic switches (they then
+"""What the presets ``four`` and ``piccolo`` meant before their revision (DECISIONS.md): the classic switches (they then
 took the rule sheet's). Written out here, not read from the engine, so this migration never changes."""
 
 RULES_KEPT = "rules_kept"

@@ -34,7 +34,7 @@ ACTION_LABELS = {
     "delete": _l("deleted"),
     "restore": _l("restored"),
     "undelete": _l("undeleted"),
-    # storage.db.RULES_KEPT: the four and piccolo presets changed (DECISIONS.md, 2026-12-01); a match stored before keeps its rules
+    # storage.db.RULES_KEPT: the four and piccolo presets changed (DECISIONS.md); a match stored before keeps its rules
     "rules_kept": _l("the rules this match was recorded under written out (the four-player and piccolo presets "
                      "now follow the rule sheet; this match keeps the classic switches it was played with)"),
 }
