@@ -1,5 +1,6 @@
 """The ``scarto`` command: score hand records and add up matches (RECORD.md's contract), print
-a match sheet (``pdf``, without Flask: scorer.sheets.render) and serve the app (``serve``).
+a match sheet (``pdf``, without Flask: scorer.sheets.render), deal a duplicate deal set
+(``deals``, docs/DUPLICATE.md) and serve the app (``serve``).
 
 Exit status: 2 when any file could not be read, else 1 when any record has
 problems, else 0. A file that cannot be read gets one line on standard error
@@ -16,10 +17,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from .engine.cards import CODES
+from .engine.deals import Board, deal_set, deals_json, read_seed
 from .engine.errors import ScartoError
 from .engine.limits import MAX_UPLOAD_BYTES
 from .engine.numbers import fraction_text as show
 from .engine.records import loads, parse_hand, parse_match
+from .engine.rulesets import DEALS
 from .engine.scoring import HandResult, score_hand
 from .engine.standings import Standings, standings
 
@@ -53,6 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     pdf.add_argument("file", metavar="FILE")
     pdf.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     pdf.set_defaults(run=_pdf)
+    deals = commands.add_parser("deals", help="the boards of a duplicate deal set (scarto-deals/1)")
+    deals.add_argument("--seed", required=True, help="the deal set's seed: the same seed, the same boards")
+    deals.add_argument("--boards", required=True, type=int, metavar="N", help="how many boards, from board 1")
+    deals.add_argument("--deal", default="three", choices=sorted(DEALS), help="three (default), four or piccolo")
+    deals.add_argument("--json", action="store_true", help="print one scarto-deals/1 object")
+    deals.set_defaults(run=_deals)
     serve = commands.add_parser("serve", help="run the web app (waitress), from a checkout or an installed package")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the local network)")
     serve.add_argument("--port", type=int, default=5000)
@@ -142,6 +152,20 @@ def _pdf(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deals(args: argparse.Namespace) -> int:
+    try:
+        seed = read_seed(args.seed, "--seed")
+        boards = deal_set(seed, args.boards, args.deal)
+    except ScartoError as exc:
+        print(f"scarto: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(deals_json(seed, args.deal, boards), ensure_ascii=False))
+    else:
+        _print_boards(seed, args.deal, boards, sys.stdout)
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     """The app on waitress with ``make run``'s settings (scorer.serve), the database in ``--instance``."""
     instance = os.path.abspath(args.instance)
@@ -200,6 +224,15 @@ def _print_standings(table: Standings, out: TextIO) -> None:
         what = f"{show(t.points)} points" if t.points is not None else f"{t.stakes} stake"
         money = f" = {t.amount} {table.match.stake.currency}" if t.amount is not None and table.match.stake else ""
         out.write(f"  {t.payer} pays {t.payee} {what}{money}\n")
+
+
+def _print_boards(seed: str, deal: str, boards: Sequence[Board], out: TextIO) -> None:
+    out.write(f"deal set {seed!r}, {deal} deal, {len(boards)} boards\n")
+    for board in boards:
+        out.write(f"board {board.number}  (seat {board.dealer} deals)\n")
+        for seat, hand in enumerate(board.hands, start=1):
+            out.write(f"  seat {seat}: {' '.join(CODES[c] for c in hand)}\n")
+        out.write(f"  talon:  {' '.join(CODES[c] for c in board.talon)}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -150,6 +150,8 @@ READ_TEMPLATES: dict[str, str] = {
                              "ones"),
     "limit.club_hands": N_("%(count)s hands in the club's matches; a club file holds at most %(limit)s: "
                            "leave the oldest matches out"),
+    "seed.empty": N_("a deal set needs a seed: a word or a number, such as the day's date"),
+    "limit.boards": N_("%(count)s boards; a deal set has at most %(limit)s: play the rest from a new seed"),
     "limit.roster": N_("%(count)s players; a club's roster holds at most %(limit)s: merge the entries that are "
                        "one person"),
     # a club's file in parts (docs/CLUB.md)
