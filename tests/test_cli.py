@@ -153,6 +153,28 @@ def test_a_file_too_large(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert _run(capsys, "score", name) == (2, "", f"scarto: {name}: larger than 16 MB; not a hand record\n")
 
 
+def test_a_pipe_is_read_whole_though_it_has_no_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Files are read by their size; a named pipe (``scarto score <(...)``) has none and is read to the limit."""
+    import os
+    import threading
+
+    fifo = tmp_path / "hand.fifo"
+    os.mkfifo(fifo)
+    text = Path(VALID).read_bytes()
+
+    def feed() -> None:
+        with open(fifo, "wb") as pipe:
+            pipe.write(text)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    piped = _run(capsys, "score", "--json", str(fifo))
+    writer.join()
+    direct = _run(capsys, "score", "--json", VALID)
+    assert piped[0] == direct[0] == 0
+    assert json.loads(piped[1])["players"] == json.loads(direct[1])["players"]
+
+
 @pytest.mark.parametrize(("files", "status"), [
     ([VALID], 0),
     ([VALID, VALID], 0),
