@@ -1,6 +1,7 @@
 """The ``scarto`` command: score hand records and add up matches (RECORD.md's contract), print
 a match sheet (``pdf``, without Flask: scorer.sheets.render), deal a duplicate deal set
-(``deals``, docs/DUPLICATE.md) and serve the app (``serve``).
+(``deals``), rank duplicate sessions (``duplicate``, docs/DUPLICATE.md) and serve the app
+(``serve``).
 
 Exit status: 2 when any file could not be read, else 1 when any record has
 problems, else 0. A file that cannot be read gets one line on standard error
@@ -20,6 +21,7 @@ from typing import Any, TextIO
 
 from .engine.cards import CODES
 from .engine.deals import Board, deal_set, deals_json, read_seed
+from .engine.duplicate import Ranking, merge, parse_duplicate, percent_text, rank, ranking_to_dict
 from .engine.errors import ScartoError
 from .engine.limits import MAX_UPLOAD_BYTES
 from .engine.numbers import fraction_text as show
@@ -64,6 +66,11 @@ def _parser() -> argparse.ArgumentParser:
     deals.add_argument("--deal", default="three", choices=sorted(DEALS), help="three (default), four or piccolo")
     deals.add_argument("--json", action="store_true", help="print one scarto-deals/1 object")
     deals.set_defaults(run=_deals)
+    duplicate = commands.add_parser("duplicate", help="rank a duplicate session (scarto-duplicate/1 files)")
+    duplicate.add_argument("--json", action="store_true", help="print one scarto-duplicate-ranking/1 object")
+    duplicate.add_argument("files", nargs="+", metavar="FILE",
+                           help="session files; several files of one deal set rank as one tournament")
+    duplicate.set_defaults(run=_duplicate)
     serve = commands.add_parser("serve", help="run the web app (waitress), from a checkout or an installed package")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the local network)")
     serve.add_argument("--port", type=int, default=5000)
@@ -175,6 +182,26 @@ def _deals(args: argparse.Namespace) -> int:
     return 0
 
 
+def _duplicate(args: argparse.Namespace) -> int:
+    sessions = []
+    for name in args.files:
+        try:
+            sessions.append(parse_duplicate(_read(name)))
+        except (ScartoError, RecursionError) as exc:
+            _complain(name, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+            return 2
+    try:
+        ranking = rank(merge(sessions))
+    except ScartoError as exc:
+        _complain(args.files[-1], exc)
+        return 2
+    if args.json:
+        print(json.dumps(ranking_to_dict(ranking), ensure_ascii=False))
+    else:
+        _print_ranking(ranking, sys.stdout)
+    return 1 if ranking.unscored else 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     """The app on waitress with ``make run``'s settings (scorer.serve), the database in ``--instance``."""
     instance = os.path.abspath(args.instance)
@@ -242,6 +269,21 @@ def _print_boards(seed: str, deal: str, boards: Sequence[Board], out: TextIO) ->
         for seat, hand in enumerate(board.hands, start=1):
             out.write(f"  seat {seat}: {' '.join(CODES[c] for c in hand)}\n")
         out.write(f"  talon:  {' '.join(CODES[c] for c in board.talon)}\n")
+
+
+def _print_ranking(ranking: Ranking, out: TextIO) -> None:
+    session = ranking.session
+    out.write(f"deal set {session.seed!r}, {session.deal} deal, scored by {session.scoring}\n")
+    width = max([6, *(len(_entrant(p.name, p.club)) for p in ranking.players)])
+    for p in ranking.players:
+        value = f"{percent_text(p.percent)} %" if session.scoring == "matchpoints" else show(p.difference)
+        out.write(f"  {p.rank:>3}  {_entrant(p.name, p.club):<{width}}  {value:>9}  {p.boards} boards\n")
+    for r, t, b in ranking.unscored:
+        out.write(f"  round {r}, table {t}, board {b}: the record has errors and scores nothing\n")
+
+
+def _entrant(name: str, club: str | None) -> str:
+    return f"{name} ({club})" if club else name
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -51,7 +51,7 @@ def test_a_translation_fills_in_names_in_its_own_language() -> None:
 def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
     """No sentence written out in place: the reading modules raise only ``ReadError.of`` (or a subclass's)."""
     used = set()
-    for name in ("records.py", "cards.py", "rulesets.py", "numbers.py", "deals.py"):
+    for name in ("records.py", "cards.py", "rulesets.py", "numbers.py", "deals.py", "duplicate.py"):
         source = (SCORER / name).read_text()
         assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
         used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))
@@ -64,7 +64,9 @@ def test_read_templates_name_only_known_parameters() -> None:
     known = {"reason", "line", "column", "kind", "given", "expected", "found", "name", "count", "preset",
              "players", "missing", "value", "text", "code", "allowed", "known", "shown", "length", "most",
              "limit",  # the limits of engine/limits.py
-             "number", "of", "first", "next", "last"}  # a part of a club's file
+             "number", "of", "first", "next", "last",  # a part of a club's file
+             "board", "boards", "deal", "table", "seat", "card", "player", "scoring", "seed", "first_seed",
+             "first_deal"}  # a duplicate session's file
     for key, template in READ_TEMPLATES.items():
         used = set(re.findall(r"%\((\w+)\)s", template))
         assert used <= known, key

@@ -139,6 +139,23 @@ READ_TEMPLATES: dict[str, str] = {
     "stake.amount": N_('must be a decimal amount such as "0.10"'),
     "stake.not_money": N_("%(value)s is not an amount of money"),
     "stake.currency": N_("must be a currency code such as EUR"),
+    # a duplicate session's file (docs/DUPLICATE.md)
+    "duplicate.tables": N_("must be a list of the session's tables, each with its round, table, players and hands"),
+    "duplicate.players": N_("must be a list of the table's 3 or 4 players in seat order"),
+    "duplicate.hands": N_("must be a list of the boards the table played, each {\"board\": N, \"hand\": ...}"),
+    "duplicate.board": N_("board %(board)s; the session deals %(boards)s boards"),
+    "duplicate.seats": N_("the hand's players are not the table's players in seat order"),
+    "duplicate.deal": N_("the hand is played with the %(deal)s deal; this table plays the %(table)s deal's boards"),
+    "duplicate.dealer": N_("board %(board)s is dealt by seat %(seat)s (%(name)s), not by %(given)s"),
+    "duplicate.card": N_("board %(board)s: %(card)s was dealt to seat %(seat)s (%(name)s), not to %(player)s: "
+                         "check the card or the board"),
+    "duplicate.talon_card": N_("board %(board)s: %(card)s was in the talon, which the dealer takes, not "
+                               "%(player)s: check the card or the board"),
+    "duplicate.twice": N_("%(name)s plays board %(board)s twice; each player plays a board once"),
+    "duplicate.other_set": N_("this file plays the deal set %(seed)s (%(deal)s), not %(first_seed)s (%(first_deal)s): "
+                              "only files of one deal set rank together"),
+    "duplicate.other_scoring": N_("this file scores by %(scoring)s, the first by %(first)s: rank files of one "
+                                  "scoring together"),
     # the limits of scorer/engine/limits.py (docs/LIMITS.md)
     "limit.text": N_("%(length)s characters long; at most %(limit)s are allowed here: shorten it"),
     "limit.hands": N_("%(count)s hands; a match holds at most %(limit)s: split it into matches of %(limit)s "
@@ -152,6 +169,7 @@ READ_TEMPLATES: dict[str, str] = {
                            "leave the oldest matches out"),
     "seed.empty": N_("a deal set needs a seed: a word or a number, such as the day's date"),
     "limit.boards": N_("%(count)s boards; a deal set has at most %(limit)s: play the rest from a new seed"),
+    "limit.tables": N_("%(count)s tables; a session file holds at most %(limit)s: split it by rounds"),
     "limit.roster": N_("%(count)s players; a club's roster holds at most %(limit)s: merge the entries that are "
                        "one person"),
     # a club's file in parts (docs/CLUB.md)
