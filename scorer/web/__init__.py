@@ -120,6 +120,9 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(nights.bp)
     app.register_blueprint(nights.api_bp)
     csrf.exempt(nights.api_bp)
+    from . import deals  # deal sets for duplicate play: pages and sheets, nothing stored
+
+    app.register_blueprint(deals.bp)
     filters.register(app, LANGUAGES)
     return app
 
