@@ -278,9 +278,7 @@ def match_tally(token: str) -> Response:
     body = {"state": row.changes, **tally_rules(table.match),
             **tally_state(table.totals, table.count, table.next_dealer, table.finished),
             "texts": tally_texts(current_language())}
-    response = Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
 
 
 @lru_cache(maxsize=8)
@@ -289,7 +287,7 @@ def tally_texts(_language: str) -> dict[str, str]:
     def js(text: str, *names: str) -> str:
         return str(_(text, **{name: f"%({name})s" for name in names}))
 
-    def plural(one: str, other: str, count: int) -> str:  # the sentence itself: the %(...)s left in
+    def plural(one: str, other: str, count: int) -> str:  # the template's own plurals, the %(...)s left in
         return str(get_translations().ungettext(one, other, count))
 
     return {
@@ -299,12 +297,10 @@ def tally_texts(_language: str) -> dict[str, str]:
         "changes": _("Changes to saved hands count once they are sent."),
         "hand": js(N_("Hand %(n)s, dealt by %(dealer)s"), "n", "dealer"),
         "next": js(N_("Hand %(n)s — %(dealer)s deals"), "n", "dealer"),
-        "left1": plural(N_("%(num)s hand to play."), N_("%(num)s hands to play."), 1),
-        "left": plural(N_("%(num)s hand to play."), N_("%(num)s hands to play."), 2),
-        "pay1": plural(N_("%(payer)s pays %(payee)s %(points)s point"),
-                       N_("%(payer)s pays %(payee)s %(points)s points"), 1),
-        "pay": plural(N_("%(payer)s pays %(payee)s %(points)s point"),
-                      N_("%(payer)s pays %(payee)s %(points)s points"), 2),
+        "left1": plural("%(num)s hand to play.", "%(num)s hands to play.", 1),
+        "left": plural("%(num)s hand to play.", "%(num)s hands to play.", 2),
+        "pay1": plural("%(payer)s pays %(payee)s %(points)s point", "%(payer)s pays %(payee)s %(points)s points", 1),
+        "pay": plural("%(payer)s pays %(payee)s %(points)s point", "%(payer)s pays %(payee)s %(points)s points", 2),
         "stake": js(N_("%(payer)s pays %(payee)s one stake"), "payer", "payee"),
         "nobody": _("Nobody owes anything yet."),
         "standings": _("Standings"),
