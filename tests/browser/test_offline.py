@@ -821,3 +821,40 @@ def test_offline_the_match_page_counts_the_hands_waiting_on_the_phone_as_the_ser
     assert online == {**offline, "next": offline["next"].replace(marked, ""),
                       "left": offline["left"].replace(marked, "")}
     assert totals(page, match_url) == {"Anna": "-5/3", "Bruno": "65/3", "Carla": -20}
+
+
+@pytest.mark.parametrize("language", ["it", "en", "de", "fi", "es"])
+def test_the_hands_waiting_are_counted_in_the_pages_language_and_fit_a_small_phone(
+        page: Any, live_server: str, language: str) -> None:
+    """Four players, a long name, a hand waiting: every total and payment whole and in sight at 320 px."""
+    players = ["Giulia Ferrari", "Bruno", "Carla", "Dario"]
+    body = {"format": "scarto-match/1", "title": "Circolo", "ruleset": "four", "players": players,
+            "first_dealer": "Bruno", "end": {"hands": 8}, "stake": {"per_point": "0.10", "currency": "EUR"},
+            "hands": []}
+    created = page.request.post(live_server + "/api/matches", data=body, headers={"Content-Type": "application/json"})
+    match_url = str(created.json()["edit_url"])
+    texts = page.request.get(f"{match_url}tally.json?lang={language}").json()["texts"]
+    page.goto(f"{match_url}?lang={language}")
+    install(page, match_url)
+    until(page, "caches.open('scarto-pages').then(c => c.match(location.href + 'tally.json')).then(Boolean)")
+    page.context.set_offline(True)
+    page.reload()
+    page.locator("#record-points").click()
+    for i, typed in enumerate(("30 1/3", "10", "25 2/3")):
+        page.locator(f"#points_{i}").fill(typed)
+    page.locator("#save").click()
+    expect(page.locator("#tally")).to_be_visible()
+    expect(page.locator("#tally h2 .unsent")).to_have_text(texts["unsent"])
+    expect(page.locator("section.next h2")).to_contain_text(texts["next"].split("%")[0].strip())
+    expect(page.locator("section.next h2")).to_contain_text("Carla")
+    expect(page.locator("#tally .tally-totals td")).to_have_text(["10⅚", "-9½", "6⅙", "-7½"])
+    expect(page.locator("#tally .settlement li")).to_have_count(3)
+    page.set_viewport_size({"width": 320, "height": 700})
+    assert no_overflow(page) == []
+    for cell in page.locator("#tally td, #tally .settlement li").all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320, cell.text_content()
+    if language == "fi":
+        page.emulate_media(color_scheme="dark")
+        snap(page, "offline-tally-320-fi-dark")
+    snap(page, f"offline-tally-320-{language}")
