@@ -45,6 +45,7 @@
     if (hand.form !== "points" || players.indexOf(hand.dealer) < 0) return null;
     for (var i = 0; i < players.length; i++) {
       var text = hand.points[i] == null ? "" : String(hand.points[i]);
+      if (text.length > 20) return null;  // the box's limit: the server refuses it
       if (!text.trim()) { blank.push(i); values.push(null); continue; }
       var v = read(text);
       if (!v) return null;
@@ -167,7 +168,7 @@
   function render(d, entries) {
     var T = d.texts, hands = entries.filter(function (e) { return e.kind === "new"; });
     clear();
-    if (!entries.length) return;
+    if (!hands.length) return;  // changes to saved hands only: the server's page stands until they are sent
     var now = addUp(d, hands), next = document.querySelector("main section.next");
     var box = el("section", "tally");
     box.id = "tally";
@@ -199,7 +200,7 @@
       body.appendChild(tr);
     });
     var head = el("thead"), row = el("tr");
-    row.appendChild(el("th", "", ""));
+    row.appendChild(el("td"));
     row.appendChild(el("th", "num", T.total));
     head.appendChild(row);
     table.appendChild(head);
@@ -220,7 +221,6 @@
       box.appendChild(pays);
     } else box.appendChild(el("p", "muted", T.nobody));
     if (next) next.parentNode.insertBefore(box, next.nextSibling);
-    if (!hands.length) return;
     // the next hand and the hands to play count the waiting hands
     var h2 = next && next.querySelector("h2"), toPlay = $("to-play"), none = $("no-hands"), paid = $("settlement");
     if (h2) {

@@ -18,7 +18,15 @@ from playwright.sync_api import expect
 
 from scorer.storage import db as database
 from scorer.web import context as web_context
-from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS, TEST_PACE, no_overflow
+from tests.browser.conftest import (
+    CHROMIUM_ARGS,
+    COLOUR_RULES,
+    PHONE,
+    SCREENSHOTS,
+    TEST_PACE,
+    no_overflow,
+    violations,
+)
 from tests.browser.handflows import new_match, new_match_links, stored_hands, totals, tricks_as_played
 from tests.seed import dealt_by, match_file
 from tests.serverutil import csrf_token, hidden
@@ -766,7 +774,7 @@ def projected(page: Any) -> dict[str, Any]:
     return dict(page.evaluate("""() => {
         const text = e => e ? e.textContent.replace(/\\s+/g, ' ').trim() : null;
         const tally = document.getElementById('tally');
-        const totals = tally ? [...tally.querySelectorAll('.tally-totals td')].map(text)
+        const totals = tally ? [...tally.querySelectorAll('.tally-totals tbody td')].map(text)
                              : [...document.querySelectorAll('table.standings tfoot th.num')].map(text);
         const pays = tally ? tally.querySelectorAll('.settlement li')
                            : document.querySelectorAll('#settlement .settlement li');
@@ -776,7 +784,7 @@ def projected(page: Any) -> dict[str, Any]:
 
 
 def test_offline_the_match_page_counts_the_hands_waiting_on_the_phone_as_the_server_then_does(
-        page: Any, live_server: str) -> None:
+        page: Any, live_server: str, axe_source: str) -> None:
     match_url = new_match(page, live_server, hands=6)
     install(page, match_url)
     until(page, "caches.open('scarto-pages').then(c => c.match(location.href + 'tally.json')).then(Boolean)")
@@ -802,6 +810,7 @@ def test_offline_the_match_page_counts_the_hands_waiting_on_the_phone_as_the_ser
         "Hand 3, dealt by CarlaAnna -⅔ · Bruno 4⅔ · Carla -4"])
     expect(page.locator("#no-hands")).to_be_hidden()
     expect(page.locator("#tally h2 .unsent")).to_have_text("with the hands not yet sent")
+    assert violations(page, axe_source) == []
     offline = projected(page)
     for width in (390, 320):
         page.set_viewport_size({"width": width, "height": 844})
@@ -825,7 +834,7 @@ def test_offline_the_match_page_counts_the_hands_waiting_on_the_phone_as_the_ser
 
 @pytest.mark.parametrize("language", ["it", "en", "de", "fi", "es"])
 def test_the_hands_waiting_are_counted_in_the_pages_language_and_fit_a_small_phone(
-        page: Any, live_server: str, language: str) -> None:
+        page: Any, live_server: str, axe_source: str, language: str) -> None:
     """Four players, a long name, a hand waiting: every total and payment whole and in sight at 320 px."""
     players = ["Giulia Ferrari", "Bruno", "Carla", "Dario"]
     body = {"format": "scarto-match/1", "title": "Circolo", "ruleset": "four", "players": players,
@@ -847,7 +856,7 @@ def test_the_hands_waiting_are_counted_in_the_pages_language_and_fit_a_small_pho
     expect(page.locator("#tally h2 .unsent")).to_have_text(texts["unsent"])
     expect(page.locator("section.next h2")).to_contain_text(texts["next"].split("%")[0].strip())
     expect(page.locator("section.next h2")).to_contain_text("Carla")
-    expect(page.locator("#tally .tally-totals td")).to_have_text(["10⅚", "-9½", "6⅙", "-7½"])
+    expect(page.locator("#tally .tally-totals tbody td")).to_have_text(["10⅚", "-9½", "6⅙", "-7½"])
     expect(page.locator("#tally .settlement li")).to_have_count(3)
     page.set_viewport_size({"width": 320, "height": 700})
     assert no_overflow(page) == []
@@ -856,5 +865,6 @@ def test_the_hands_waiting_are_counted_in_the_pages_language_and_fit_a_small_pho
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320, cell.text_content()
     if language == "fi":
         page.emulate_media(color_scheme="dark")
+        assert violations(page, axe_source, only=COLOUR_RULES) == []
         snap(page, "offline-tally-320-fi-dark")
     snap(page, f"offline-tally-320-{language}")
