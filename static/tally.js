@@ -249,21 +249,25 @@
     ["no-hands", "settlement"].forEach(function (id) { if ($(id)) $(id).hidden = false; });
   }
 
-  var last = null, asked = 0;
-  /* Show the waiting entries (the service worker's summaries of this match's) counted; none: clear. */
+  var last = null, kept = null, asked = 0;
+  /* Show the waiting entries (the service worker's summaries of this match's) counted; none: clear.
+     The match's numbers are asked once for the page shown, and again when it is brought up to date. */
   function tally(entries, base) {
     last = { entries: entries, base: base };
     var mine = ++asked;
     if (!entries.length) { clear(); return Promise.resolve(); }
+    if (kept) { render(kept, entries); return Promise.resolve(); }
     return fetch(base + "tally.json", { credentials: "same-origin" }).then(function (res) {
       return res.ok ? res.json() : null;
     }).then(function (d) {
-      if (mine === asked && d && d.players) render(d, entries);
+      if (mine !== asked || !d || !d.players) return;
+      kept = d;
+      render(d, last.entries);
     }).catch(function () { /* nothing kept: the page stays as the server made it */ });
   }
 
-  // an update of the page (another phone's hand, a hand sent) brings its own next-hand lines
-  document.addEventListener("scarto:updated", function () { if (last) tally(last.entries, last.base); });
+  // an update of the page (another phone's hand, a hand sent) brings its own next-hand lines and state
+  document.addEventListener("scarto:updated", function () { kept = null; if (last) tally(last.entries, last.base); });
 
   window.ScartoTally = { read: read, judge: judge, addUp: addUp, settle: settle, json: json, show: tally };
 }());
