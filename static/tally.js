@@ -232,7 +232,7 @@
       toPlay.dataset.stored = toPlay.textContent;
       toPlay.textContent = now.left == null ? "" : say(now.left === 1 ? T.left1 : T.left, { num: now.left }) + " ";
       if (now.left != null) mark(toPlay, T);
-      toPlay.hidden = now.finished && now.complete;
+      toPlay.hidden = now.finished;  // over by its hands (a match to a target has no such line)
     }
     if (none) none.hidden = true;
     if (paid) paid.hidden = true;  // the stored hands' settlement: the one above includes the waiting ones

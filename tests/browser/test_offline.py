@@ -160,6 +160,13 @@ def test_offline_the_match_opens_marked_and_hands_in_all_four_forms_are_sent_onc
     expect(waiting(page)).to_have_count(4)
     expect(waiting(page)).to_have_text(["Hand 1, dealt by Anna — waiting", "Hand 2, dealt by Bruno — waiting",
                                         "Hand 3, dealt by Carla — waiting", "Hand 4, dealt by Anna — waiting"])
+    # the phone counts the points hand; the others are the server's to score, and the page says so
+    expect(page.locator("#tally .tally-hands li > span")).to_have_text(
+        ["Anna 5 · Bruno -4 · Carla -1"] + ["Scored when it is sent."] * 3)
+    expect(page.locator("#tally > p.muted")).to_have_text(
+        "This phone counts the hands entered as points; the others count once they are sent.")
+    expect(page.locator("section.next h2")).to_have_text("Hand 5 — Bruno deals with the hands not yet sent")
+    expect(page.locator("#to-play")).to_be_hidden()  # the match's 3 hands are played: hand 4 counts for nothing
     snap(page, "offline-waiting")
     assert stored_hands(page, match_url) == []
 
