@@ -403,7 +403,7 @@ def test_tally_json_has_the_engines_numbers_and_where_the_stored_hands_leave_the
     assert response.headers["Cache-Control"] == "no-store"  # opened by a token: kept by the service worker only
     body = response.get_json()
     assert {k: v for k, v in body.items() if k != "texts"} == {
-        "state": 1, "players": list(PLAYERS), "deck": 78, "base": 26, "ultimo": False, "bonus": [5, "-5/2"],
+        "players": list(PLAYERS), "deck": 78, "base": 26, "ultimo": False, "bonus": [5, "-5/2"],
         "hands": 6, "target": None, "settle": "per_point", "stake": "0.10", "currency": "EUR",
         "totals": [5, -4, -1], "count": 1, "next": "Bruno", "finished": False}
     assert body["texts"]["next"] == "Hand %(n)s — %(dealer)s deals"

@@ -273,9 +273,8 @@ def match_tally(token: str) -> Response:
     Fetched with the match page and kept by the service worker (warmed beside the entry forms),
     so that it is there when the signal is not; not written into the match page, which is within
     its weight budget by a few hundred bytes and needs it only while hands wait on a phone."""
-    row, _can_edit = load_match(token)
-    table = match_page_view(token, lines=0, loaded=(row, _can_edit)).table
-    body = {"state": row.changes, **tally_rules(table.match),
+    table = match_page_view(token, lines=0).table
+    body = {**tally_rules(table.match),
             **tally_state(table.totals, table.count, table.next_dealer, table.finished),
             "texts": tally_texts(current_language())}
     return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
