@@ -46,7 +46,7 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (req.method === "GET") {
     if (url.pathname.indexOf("/offline/held/") === 0) event.respondWith(heldPage(url));
-    else if ((req.mode === "navigate" || req.headers.get("X-Scarto-Refresh")) && keepable(url)) event.respondWith(page(req));
+    else if ((req.mode === "navigate" || req.headers.get("X-Scarto-Refresh") || tally(url)) && keepable(url)) event.respondWith(page(req));
     else if (/^\/(static|icons)\/|^\/manifest\.webmanifest$/.test(url.pathname)) event.respondWith(asset(req));
   } else if (req.method === "POST" && /^\/m\/[^/]+\/hands\//.test(url.pathname) && !/\/live\/check$/.test(url.pathname)) {
     event.respondWith(send(req));
@@ -68,8 +68,11 @@ function asset(req) {
 }
 
 function keepable(url) {
-  return url.pathname === "/" || (url.pathname.indexOf("/m/") === 0 && !/\.(json|csv|pdf)$/.test(url.pathname));
+  return url.pathname === "/" || (url.pathname.indexOf("/m/") === 0 && (!/\.(json|csv|pdf)$/.test(url.pathname) || tally(url)));
 }
+
+/* A match's numbers for counting the hands waiting on the phone (static/tally.js): kept like its page. */
+function tally(url) { return /^\/m\/[^/]+\/tally\.json$/.test(url.pathname); }
 
 function pageKey(href) {
   var url = new URL(href);
@@ -90,7 +93,7 @@ function page(req) {
   return within(FLUSH_WAIT, flush()).catch(function () { return null; }).then(function () {
     return within(PAGE_WAIT, fetch(req));
   }).then(function (res) {
-    if (res.ok && (res.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
+    if (res.ok && /^(text\/html|application\/json)/.test(res.headers.get("Content-Type") || "")) {
       var copy = res.clone();
       caches.open(PAGE_CACHE).then(function (c) {
         return c.put(pageKey(req.url), copy).then(function () { return ++puts % TRIM_EVERY ? null : trim(c); });
@@ -112,8 +115,8 @@ function trim(cache) {
 function lastCopy(href) {
   var url = new URL(href), tries = [pageKey(href)];
   var match = /^\/m\/[^/]+\//.exec(url.pathname);
-  if (match) tries.push(url.origin + match[0]);
-  tries.push(url.origin + "/");
+  if (match && !tally(url)) tries.push(url.origin + match[0]);
+  if (!tally(url)) tries.push(url.origin + "/");
   return caches.open(PAGE_CACHE).then(function (cache) {
     return tries.reduce(function (found, key) {
       return found.then(function (hit) { return hit || cache.match(key); });
@@ -394,7 +397,8 @@ function decide(id, action) {
 
 function summary(e) {
   var f = fields(e);
-  return { id: e.id, match: e.match, kind: e.kind, form: e.form, dealer: f.dealer || "", state: e.state,
+  return { id: e.id, match: e.match, kind: e.kind, form: e.form, dealer: f.dealer || "", state: e.state, ultimo: f.ultimo || "",
+           points: [0, 1, 2, 3].map(function (i) { return f["points_" + i]; }),
            status: e.status || 0, count: e.count, seen: f.expected_count, version: e.version, confirm: !!e.confirm,
            messages: e.messages || [], page: e.answer && e.type.indexOf("json") < 0, at: e.at, url: e.url };
 }
@@ -428,6 +432,7 @@ self.addEventListener("message", function (event) {
    beside them under warmedKey) moved on since, or one of them is missing. */
 var warming = Promise.resolve();
 function warm(urls, match, state) {
+  if (match) urls = urls.concat(match + "tally.json");  // the numbers for counting hands waiting here
   var hrefs = urls.map(function (u) { return new URL(u, self.location.href); })
     .filter(function (u) { return u.origin === self.location.origin && keepable(u); });
   var mark = match && state ? warmedKey(match) : null, seen = state + " " + VERSION;

@@ -11,7 +11,7 @@
   var stateUrl = base + "state.json", etag = tag(script);
   var timer = null, told = 1000 * (+script.dataset.poll || 3), every = told, busy = false, away = base !== location.pathname;
   var main = document.querySelector("main"), sw = navigator.serviceWorker;
-  var KEEP = { "offline-mark": 0, "waiting": 1, "install": 1 };
+  var KEEP = { "offline-mark": 0, "waiting": 1, "install": 1 }, counting;
 
   function tag(s) { return s && s.dataset.tag ? '"' + s.dataset.tag + '"' : null; }  // as state.json's ETag
   function say(s, v) { return (s || "").replace(/%\((\w+)\)s/g, function (a, k) { return v[k]; }); }
@@ -117,6 +117,7 @@
     return ask({ type: "list" }).then(function (entries) {
       var mine = (entries || []).filter(function (e) { return e.match === location.origin + base; });
       var box = document.getElementById("waiting");
+      tally(mine);
       if (!mine.length) { if (box) box.parentNode.removeChild(box); return; }
       if (!box) {
         box = el("section", "banner conflict waiting");
@@ -131,6 +132,15 @@
       mine.forEach(function (e) { list.appendChild(item(e)); });
       box.appendChild(list);
     });
+  }
+
+  function tally(mine) {  // counted as the server will: tally.js, loaded while some wait
+    if (window.ScartoTally) return ScartoTally.show(mine, base);
+    if (!mine.length || counting) return;
+    counting = el("script");
+    counting.src = script.src.replace("sync", "tally");
+    counting.onload = listWaiting;
+    document.head.appendChild(counting);
   }
 
   function item(e) {

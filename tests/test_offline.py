@@ -389,3 +389,40 @@ def test_the_store_returns_the_hand_already_saved_under_a_key(app: Flask, client
         assert done is not None and done.action == "create" and done.hand.key == first.key
         assert store.entry_done(db, row.id + 1, KEY) is None  # keys belong to their match
         assert store.entry_done(db, row.id, None) is None
+
+
+# --- the numbers for counting the hands waiting on a phone -----------------------------------
+
+
+def test_tally_json_has_the_engines_numbers_and_where_the_stored_hands_leave_the_match(
+        app: Flask, client: FlaskClient) -> None:
+    token = start_match(client, end_hands="6", stake="0.10")
+    assert points(client, token, None, {"Anna": 31, "Bruno": 22}).status_code == 302
+    response = client.get(f"/m/{token}/tally.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert response.headers["Cache-Control"] == "no-store"  # opened by a token: kept by the service worker only
+    body = response.get_json()
+    assert {k: v for k, v in body.items() if k != "texts"} == {
+        "players": list(PLAYERS), "deck": 78, "base": 26, "ultimo": False, "bonus": [5, "-5/2"],
+        "hands": 6, "target": None, "settle": "per_point", "stake": "0.10", "currency": "EUR",
+        "totals": [5, -4, -1], "count": 1, "next": "Bruno", "finished": False}
+    assert body["texts"]["next"] == "Hand %(n)s — %(dealer)s deals"
+    assert body["texts"]["left"] == "%(num)s hands to play."
+
+
+@pytest.mark.parametrize("language", ["it", "de", "fi", "es"])
+def test_tally_json_speaks_the_pages_language(client: FlaskClient, language: str) -> None:
+    token = start_match(client)
+    english = client.get(f"/m/{token}/tally.json?lang=en").get_json()["texts"]
+    texts = client.get(f"/m/{token}/tally.json?lang={language}").get_json()["texts"]
+    assert texts.keys() == english.keys()
+    assert all(texts[k] != english[k] for k in ("unsent", "later", "limit", "changes", "next", "left", "pays"))
+    assert all(re.findall(r"%\(\w+\)s", texts[k]) == re.findall(r"%\(\w+\)s", english[k]) for k in texts)
+
+
+def test_tally_json_opens_with_the_view_link_and_not_for_an_unknown_match(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    with app.app_context():
+        row, _ = store.find_match(get_db(), token)
+    assert client.get(f"/m/{row.view_token}/tally.json").get_json()["next"] == "Anna"
+    assert client.get("/m/no-such-match/tally.json").status_code == 404

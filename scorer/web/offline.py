@@ -22,12 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request, session, url_for
-from flask_babel import get_locale
+from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
+from ..engine.messages import N_
+from ..engine.tally import tally_rules, tally_state
 from ..storage import store
-from .context import get_db, load_match, poll_seconds
+from .context import get_db, load_match, match_page_view, poll_seconds
+from .labels import current_language
 
 bp = Blueprint("offline", __name__)
 
@@ -260,3 +263,47 @@ def match_state(token: str) -> Response:
         return Response(status=304, headers=headers)
     body = json.dumps({"state": tag, "poll": poll_seconds()})
     return Response(body, mimetype="application/json", headers=headers)
+
+
+@bp.get("/m/<token>/tally.json")
+def match_tally(token: str) -> Response:
+    """What the match page needs to count the hands waiting on the phone (static/tally.js): the
+    engine's numbers for the match, where its stored hands leave it, and the page's sentences.
+
+    Fetched with the match page and kept by the service worker (warmed beside the entry forms),
+    so that it is there when the signal is not; not written into the match page, which is within
+    its weight budget by a few hundred bytes and needs it only while hands wait on a phone."""
+    table = match_page_view(token, lines=0).table
+    body = {**tally_rules(table.match),
+            **tally_state(table.totals, table.count, table.next_dealer, table.finished),
+            "texts": tally_texts(current_language())}
+    return Response(json.dumps(body, ensure_ascii=False, separators=(",", ":")), mimetype="application/json")
+
+
+@lru_cache(maxsize=8)
+def tally_texts(_language: str) -> dict[str, str]:
+    """The sentences tally.js shows, in the current language (``_language``), the %(...)s left for it."""
+    def js(text: str, *names: str) -> str:
+        return str(_(text, **{name: f"%({name})s" for name in names}))
+
+    def plural(one: str, other: str, count: int) -> str:  # the template's own plurals, the %(...)s left in
+        return str(get_translations().ungettext(one, other, count))
+
+    return {
+        "unsent": _("with the hands not yet sent"),
+        "later": _("Scored when it is sent."),
+        "limit": _("This phone counts the hands entered as points; the others count once they are sent."),
+        "changes": _("Changes to saved hands count once they are sent."),
+        "hand": js(N_("Hand %(n)s, dealt by %(dealer)s"), "n", "dealer"),
+        "next": js(N_("Hand %(n)s — %(dealer)s deals"), "n", "dealer"),
+        "left1": plural("%(num)s hand to play.", "%(num)s hands to play.", 1),
+        "left": plural("%(num)s hand to play.", "%(num)s hands to play.", 2),
+        "pay1": plural("%(payer)s pays %(payee)s %(points)s point", "%(payer)s pays %(payee)s %(points)s points", 1),
+        "pay": plural("%(payer)s pays %(payee)s %(points)s point", "%(payer)s pays %(payee)s %(points)s points", 2),
+        "stake": js(N_("%(payer)s pays %(payee)s one stake"), "payer", "payee"),
+        "nobody": _("Nobody owes anything yet."),
+        "standings": _("Standings"),
+        "pays": _("Who pays whom"),
+        "total": _("Total"),
+        "over": js(N_("Match over. Winner: %(names)s."), "names"),
+    }

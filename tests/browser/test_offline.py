@@ -18,8 +18,16 @@ from playwright.sync_api import expect
 
 from scorer.storage import db as database
 from scorer.web import context as web_context
-from tests.browser.conftest import CHROMIUM_ARGS, PHONE, SCREENSHOTS, TEST_PACE
-from tests.browser.handflows import new_match, new_match_links, stored_hands, tricks_as_played
+from tests.browser.conftest import (
+    CHROMIUM_ARGS,
+    COLOUR_RULES,
+    PHONE,
+    SCREENSHOTS,
+    TEST_PACE,
+    no_overflow,
+    violations,
+)
+from tests.browser.handflows import new_match, new_match_links, stored_hands, totals, tricks_as_played
 from tests.seed import dealt_by, match_file
 from tests.serverutil import csrf_token, hidden
 
@@ -152,6 +160,13 @@ def test_offline_the_match_opens_marked_and_hands_in_all_four_forms_are_sent_onc
     expect(waiting(page)).to_have_count(4)
     expect(waiting(page)).to_have_text(["Hand 1, dealt by Anna — waiting", "Hand 2, dealt by Bruno — waiting",
                                         "Hand 3, dealt by Carla — waiting", "Hand 4, dealt by Anna — waiting"])
+    # the phone counts the points hand; the others are the server's to score, and the page says so
+    expect(page.locator("#tally .tally-hands li > span")).to_have_text(
+        ["Anna 5 · Bruno -4 · Carla -1"] + ["Scored when it is sent."] * 3)
+    expect(page.locator("#tally > p.muted")).to_have_text(
+        "This phone counts the hands entered as points; the others count once they are sent.")
+    expect(page.locator("section.next h2")).to_have_text("Hand 5 — Bruno deals with the hands not yet sent")
+    expect(page.locator("#to-play")).to_be_hidden()  # the match's 3 hands are played: hand 4 counts for nothing
     snap(page, "offline-waiting")
     assert stored_hands(page, match_url) == []
 
@@ -759,3 +774,104 @@ def test_the_home_screen_is_offered_once(page: Any, live_server: str) -> None:
     page.reload()
     assert page.evaluate(fire) is False  # asked once: never again
     expect(page.locator("#install")).to_have_count(0)
+
+
+def projected(page: Any) -> dict[str, Any]:
+    """What the match page says of the match: next hand, hands to play, totals, who pays whom."""
+    return dict(page.evaluate("""() => {
+        const text = e => e ? e.textContent.replace(/\\s+/g, ' ').trim() : null;
+        const tally = document.getElementById('tally');
+        const totals = tally ? [...tally.querySelectorAll('.tally-totals tbody td')].map(text)
+                             : [...document.querySelectorAll('table.standings tfoot th.num')].map(text);
+        const pays = tally ? tally.querySelectorAll('.settlement li')
+                           : document.querySelectorAll('#settlement .settlement li');
+        return {next: text(document.querySelector('section.next h2')), left: text(document.getElementById('to-play')),
+                totals: totals, pays: [...pays].map(text)};
+    }"""))
+
+
+def test_offline_the_match_page_counts_the_hands_waiting_on_the_phone_as_the_server_then_does(
+        page: Any, live_server: str, axe_source: str) -> None:
+    match_url = new_match(page, live_server, hands=6)
+    install(page, match_url)
+    until(page, "caches.open('scarto-pages').then(c => c.match(location.href + 'tally.json')).then(Boolean)")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("section.next h2")).to_have_text("Hand 1 — Anna deals")
+    for dealer, typed in (("Anna", ("31", "22")), ("Bruno", ("20", "47")), ("Carla", ("25 1/3", "30 2/3"))):
+        page.locator("#record-points").click()
+        expect(page.locator("#offline-mark")).to_be_visible()
+        expect(page.locator("input[name=dealer]:checked")).to_have_value(dealer)
+        page.locator("#points_0").fill(typed[0])
+        page.locator("#points_1").fill(typed[1])
+        page.locator("#save").click()
+    expect(waiting(page)).to_have_count(3)
+    expect(page.locator("#tally")).to_be_visible()
+    assert projected(page) == {
+        "next": "Hand 4 — Anna deals with the hands not yet sent",
+        "left": "3 hands to play. with the hands not yet sent",
+        "totals": ["-1⅔", "21⅔", "-20"],
+        "pays": ["Carla pays Bruno 20 points", "Anna pays Bruno 1⅔ points"]}
+    expect(page.locator("#tally .tally-hands li")).to_have_text([
+        "Hand 1, dealt by AnnaAnna 5 · Bruno -4 · Carla -1", "Hand 2, dealt by BrunoAnna -6 · Bruno 21 · Carla -15",
+        "Hand 3, dealt by CarlaAnna -⅔ · Bruno 4⅔ · Carla -4"])
+    expect(page.locator("#no-hands")).to_be_hidden()
+    expect(page.locator("#tally h2 .unsent")).to_have_text("with the hands not yet sent")
+    assert violations(page, axe_source) == []
+    offline = projected(page)
+    for width in (390, 320):
+        page.set_viewport_size({"width": width, "height": 844})
+        assert no_overflow(page) == []
+        snap(page, f"offline-tally-{width}")
+    page.set_viewport_size(PHONE)
+    assert stored_hands(page, match_url) == []
+
+    # back online: sent once, and the server's page says what the phone said
+    page.context.set_offline(False)
+    expect(page.locator("#waiting")).to_have_count(0, timeout=15000)
+    expect(page.locator("#tally")).to_have_count(0)
+    expect(page.locator("table.standings tbody tr")).to_have_count(3)
+    assert len(stored_hands(page, match_url)) == 3
+    online = projected(page)
+    marked = " with the hands not yet sent"
+    assert online == {**offline, "next": offline["next"].replace(marked, ""),
+                      "left": offline["left"].replace(marked, "")}
+    assert totals(page, match_url) == {"Anna": "-5/3", "Bruno": "65/3", "Carla": -20}
+
+
+@pytest.mark.parametrize("language", ["it", "en", "de", "fi", "es"])
+def test_the_hands_waiting_are_counted_in_the_pages_language_and_fit_a_small_phone(
+        page: Any, live_server: str, axe_source: str, language: str) -> None:
+    """Four players, a long name, a hand waiting: every total and payment whole and in sight at 320 px."""
+    players = ["Giulia Ferrari", "Bruno", "Carla", "Dario"]
+    body = {"format": "scarto-match/1", "title": "Circolo", "ruleset": "four", "players": players,
+            "first_dealer": "Bruno", "end": {"hands": 8}, "stake": {"per_point": "0.10", "currency": "EUR"},
+            "hands": []}
+    created = page.request.post(live_server + "/api/matches", data=body, headers={"Content-Type": "application/json"})
+    match_url = str(created.json()["edit_url"])
+    texts = page.request.get(f"{match_url}tally.json?lang={language}").json()["texts"]
+    page.goto(f"{match_url}?lang={language}")
+    install(page, match_url)
+    until(page, "caches.open('scarto-pages').then(c => c.match(location.href + 'tally.json')).then(Boolean)")
+    page.context.set_offline(True)
+    page.reload()
+    page.locator("#record-points").click()
+    for i, typed in enumerate(("30 1/3", "10", "25 2/3")):
+        page.locator(f"#points_{i}").fill(typed)
+    page.locator("#save").click()
+    expect(page.locator("#tally")).to_be_visible()
+    expect(page.locator("#tally h2 .unsent")).to_have_text(texts["unsent"])
+    expect(page.locator("section.next h2")).to_contain_text(texts["next"].split("%")[0].strip())
+    expect(page.locator("section.next h2")).to_contain_text("Carla")
+    expect(page.locator("#tally .tally-totals tbody td")).to_have_text(["10⅚", "-9½", "6⅙", "-7½"])
+    expect(page.locator("#tally .settlement li")).to_have_count(3)
+    page.set_viewport_size({"width": 320, "height": 700})
+    assert no_overflow(page) == []
+    for cell in page.locator("#tally td, #tally .settlement li").all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320, cell.text_content()
+    if language == "fi":
+        page.emulate_media(color_scheme="dark")
+        assert violations(page, axe_source, only=COLOUR_RULES) == []
+        snap(page, "offline-tally-320-fi-dark")
+    snap(page, f"offline-tally-320-{language}")
