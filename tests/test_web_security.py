@@ -88,7 +88,8 @@ class World:
     def values(self, token: str | None = None, **override: str) -> dict[str, str]:
         return {"token": self.edit if token is None else token, "key": self.keys[1], "version": "1",
                 "form": "points", "blob": self.blob, "filename": "app.css", "kind": "any", "size": "192",
-                "player_id": self.player_id, "season_id": self.season_id, **override}
+                "player_id": self.player_id, "season_id": self.season_id,
+                "deal": "three", "boards": "4", "board": "2", "seed": "club", **override}
 
     def url(self, rule: Rule, token: str | None = None, **override: str) -> str:
         if rule.rule.startswith("/c/"):  # a club's address: the club's own links stand for the match's
