@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import sqlite_utils
 
@@ -97,9 +97,15 @@ _RANGES = {
 }
 
 
+@overload
+def _integer(data: dict[str, Any], key: str, default: int) -> int: ...
+@overload
+def _integer(data: dict[str, Any], key: str, default: None) -> int | None: ...
 def _integer(data: dict[str, Any], key: str, default: int | None) -> int | None:
+    """The whole number at ``key`` in its range; absent, ``default``. ``null`` stands for "none" only
+    where none is allowed (no default): where one is needed, it is refused like any other wrong value."""
     value = data.get(key, default)
-    if value is None:
+    if value is None and default is None:
         return None
     high, message = _RANGES[key]
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
@@ -150,7 +156,6 @@ def parse_night(data: object, club_defaults: dict[str, Any] | None = None) -> Ni
     rules = find_ruleset(ruleset)
     if rules.players != 3:
         raise ReadError(N_("A night's rules are for three players; tables of four play the four deal."), "ruleset")
-    assert rounds is not None
     return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset)
 
 
