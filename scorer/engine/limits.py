@@ -26,6 +26,12 @@ MAX_HANDS = 1000
 MAX_HANDS_KEPT = 2 * MAX_HANDS
 """Hands one match keeps, its deleted ones with them (a deleted hand stays, to be brought back): so the
 deleted hands' page and the match's history stay bounded too."""
+MAX_END_HANDS = 500
+"""Hands a match may be set to end after: two seasons of weekly evenings (files, the API, the forms)."""
+MAX_END_TARGET = 10000
+"""The highest target score a match may be set to end at: some hundred hands of the best scores."""
+END_LIMITS = {"hands": MAX_END_HANDS, "target": MAX_END_TARGET}
+"""How a match ends (``end`` in the file formats), by kind, and its limit."""
 MAX_TRICKS = 40
 """Tricks in one record or one live check: more than any preset deals (26 in piccolo)."""
 MAX_TRICKS_TEXT = 6000

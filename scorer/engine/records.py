@@ -18,7 +18,7 @@ from typing import Any
 from .cardnames import LANGUAGES, PACKS
 from .cards import CODES, INDICES, CardIndex, Seat, parse_index
 from .errors import ReadError
-from .limits import MAX_CARDS, MAX_CURRENCY, MAX_HANDS, MAX_NAME, MAX_TRICKS, TEXT_LIMITS
+from .limits import END_LIMITS, MAX_CARDS, MAX_CURRENCY, MAX_HANDS, MAX_NAME, MAX_TRICKS, TEXT_LIMITS
 from .numbers import fraction_json, parse_points
 from .rulesets import Ruleset, find_ruleset, ruleset_spec
 
@@ -428,6 +428,8 @@ def _end(value: object) -> dict[str, int] | None:
     (key, number), = value.items()
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise ReadError.of("field.not_whole", f"end.{key}", value=json.dumps(number))
+    if number > END_LIMITS[key]:  # unbounded, a number of 4,000 digits went onto every page of the match
+        raise ReadError.of(f"limit.end_{key}", f"end.{key}", limit=END_LIMITS[key])
     return {key: number}
 
 

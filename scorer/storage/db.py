@@ -323,10 +323,36 @@ def _m011_summary_file_sizes(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE clubs ADD COLUMN file_matches INTEGER")
 
 
+END_LIMITS_THEN = {"hands": 500, "target": 10000}
+"""The limits on how a match ends (engine/limits.py) as the next migration first applied them: written out
+here, not read from the engine, so that the migration never changes."""
+
+
+def _m012_ends_within_their_limits(db: sqlite_utils.Database) -> None:
+    """A match (or a club's defaults) stored to end past the limits, sent by the API before it had them,
+    ends at the limit: otherwise its stored settings would no longer read back and its pages would fail.
+    Such a match's kept hand results go (they are made again, the end counted anew) and its pages change."""
+    stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    for table in ("matches", "clubs"):
+        for row_id, text in db.execute(f"SELECT id, settings FROM {table}").fetchall():
+            settings = json.loads(text)
+            end = settings.get("end")  # a club's settings are its defaults for new matches
+            if not isinstance(end, dict) or not any(
+                    isinstance(end.get(k), int) and end[k] > v for k, v in END_LIMITS_THEN.items()):
+                continue
+            settings["end"] = {k: min(v, END_LIMITS_THEN[k]) if isinstance(v, int) else v for k, v in end.items()}
+            changes = ", changes = changes + 1" if table == "matches" else ""
+            db.execute(f"UPDATE {table} SET settings = ?, updated_at = ?{changes} WHERE id = ?",
+                       [json.dumps(settings, ensure_ascii=False), stamp, row_id])
+            if table == "matches":
+                db.execute("DELETE FROM hand_results WHERE hand_id IN (SELECT id FROM hands WHERE match_id = ?)",
+                           [row_id])
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes,
-                               _m011_summary_file_sizes]
+                               _m011_summary_file_sizes, _m012_ends_within_their_limits]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""
