@@ -7,12 +7,14 @@ import csv
 import io
 import os
 import re
+import socket
 import sqlite3
 import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import sqlite_utils
@@ -270,6 +272,35 @@ def test_with_trusted_hosts_set_another_host_is_our_400_page(tmp_path: Path) -> 
     assert refused.status_code == 400 and "not a valid host name" in refused.get_data(as_text=True)
     assert refused.headers["Content-Security-Policy"]
     assert client.get("/new", headers={"Host": "scarto.example.org"}).status_code == 200
+
+
+def test_without_trusted_hosts_only_the_addresses_served_make_links(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make run`` on the Wi-Fi without SCARTO_TRUSTED_HOSTS: a request with ``Host: evil.example`` got share
+    links and QR codes pointing there. Now only the addresses the server serves make links: loopback, HOST,
+    the address the phone's connection arrived on (scorer/serve.py says which)."""
+    monkeypatch.setenv("HOST", "10.1.2.3")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "hosts.sqlite"), "SECRET_KEY": "h" * 40})
+    client = app.test_client()
+    on_wifi = {safety.SERVED_AT: "192.168.1.23"}  # what serve.py sets: the address the phone connected to
+    created = client.post("/api/matches", json=points_match(1), headers={"Host": "192.168.1.23:5000"},
+                          environ_base=on_wifi)
+    assert created.status_code == 201 and created.get_json()["edit_url"].startswith("http://192.168.1.23:5000/m/")
+    share = urlsplit(created.get_json()["edit_url"]).path + "share"
+    for host in ("evil.example", "evil.example:5000", "192.168.1.99:5000", "localhost.evil.example"):
+        refused = client.get(share, headers={"Host": host}, environ_base=on_wifi)
+        assert refused.status_code == 400 and "evil" not in refused.get_data(as_text=True), host
+        assert "not a valid host name" in refused.get_data(as_text=True)
+        refused = client.post("/api/matches", json=points_match(1), headers={"Host": host}, environ_base=on_wifi)
+        assert refused.status_code == 400 and "edit_url" not in (refused.get_json() or {}), host
+    for host in ("localhost", "127.0.0.1:5000", "[::1]:5000", "10.1.2.3:5000", "LOCALHOST.",
+                 f"{socket.gethostname()}.local:5000"):
+        page = client.get(share, headers={"Host": host})
+        assert page.status_code == 200, host
+        assert f"http://{host.lower()}/m/" in page.get_data(as_text=True), host
+    page = client.get(share, headers={"Host": "192.168.1.23:5000"}, environ_base=on_wifi)
+    assert page.status_code == 200 and "http://192.168.1.23:5000/m/" in page.get_data(as_text=True)
+    assert client.get(share, headers={"Host": "192.168.1.23:5000"}).status_code == 400  # not the one it came to
 
 
 def test_a_database_error_that_is_a_bug_stays_a_500_apology(client: FlaskClient,
