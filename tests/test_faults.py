@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from scorer.storage import db as database
 from scorer.web import context, safety
 from scorer.web.sheets import number_cell
 from tests.matchutil import points_match
+from tests.serverutil import Client, Server
 from tests.webutil import csrf_token, start_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,6 +110,67 @@ def test_a_read_only_database_is_a_503_saying_what_to_do(app: Flask, client: Fla
     assert response.status_code == 503
     text = response.get_data(as_text=True)
     assert "schreibgeschützt" in text and "Es wurde nichts gespeichert" in text
+
+
+class _WithoutRootsOverride(Server):
+    """The server without root's file-permission override (as root, chmod 444 would not stop a write)."""
+
+    def command(self) -> list[str]:
+        if os.geteuid() != 0:
+            return super().command()
+        drop = "-dac_override,-dac_read_search"
+        return ["setpriv", "--bounding-set", drop, "--inh-caps", drop, *super().command()]
+
+
+@pytest.mark.slow
+def test_a_brief_read_only_spell_leaves_every_thread_able_to_save(tmp_path: Path) -> None:
+    """Connections opened while the database file was read-only stayed read-only: after the file was
+    writable again, 86 saves of 100 answered 503 "cannot write to its database" until a restart. Read
+    from 24 phones while the file is read-only, make it writable, and every save goes through."""
+    path = tmp_path / "spell.sqlite"
+    with _WithoutRootsOverride(path) as server:
+        phone = Client(server.port)
+        created = phone.post_json("/api/matches", points_match(1))
+        assert created.status == 201
+        token = _token_of(created.json()["edit_url"])
+        path.chmod(0o444)
+        try:
+            assert phone.post_json(f"/m/{token}/hands.json", _hand(0)).status == 503  # the spell is real
+
+            def reads(_n: int) -> list[int]:
+                reader = Client(server.port, timeout=30)
+                try:
+                    return [reader.get(f"/m/{token}/export.json").status for _ in range(8)]
+                finally:
+                    reader.close()
+
+            with ThreadPoolExecutor(24) as pool:
+                statuses = [s for batch in pool.map(reads, range(24)) for s in batch]
+            assert set(statuses) == {200}
+        finally:
+            path.chmod(0o644)
+
+        def saves(n: int) -> list[int]:
+            saver = Client(server.port, timeout=30)
+            try:
+                return [saver.post_json(f"/m/{token}/hands.json", _hand(n * 10 + i)).status for i in range(10)]
+            finally:
+                saver.close()
+
+        with ThreadPoolExecutor(10) as pool:
+            statuses = [s for batch in pool.map(saves, range(10)) for s in batch]
+        assert statuses.count(201) == 100, statuses
+        assert len(phone.get(f"/m/{token}/export.json").json()["hands"]) == 101
+        phone.close()
+
+
+def _token_of(url: str) -> str:
+    return url.rstrip("/").split("/m/")[1]
+
+
+def _hand(number: int) -> dict[str, Any]:
+    players = ("Anna", "Bruno", "Carla")
+    return {"dealer": players[number % 3], "points": dict(zip(players, (30, 28, 20), strict=True))}
 
 
 def test_a_locked_database_is_a_503_to_try_again(app: Flask, client: FlaskClient,
