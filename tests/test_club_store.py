@@ -602,7 +602,7 @@ def test_a_club_import_that_fails_half_way_leaves_no_club(db: sqlite_utils.Datab
     server is killed) leaves nothing to be seen, and what it stored is taken away."""
     monkeypatch.setattr(clubs, "STEP_SECONDS", 0.0)  # a step a match: many steps stored before the failure
     club_file = _big_club_file(30)
-    real, stored = clubs.add_record, []
+    real, stored = clubs.add_record, list[Any]()
 
     def failing(*args: Any, **kwargs: Any) -> Any:
         if len(stored) == 20:

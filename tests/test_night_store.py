@@ -168,7 +168,7 @@ def _save_while(path: Path, work: object) -> list[float]:
                                                    "first_dealer": "Dora", "hands": []}))
     thread = threading.Thread(target=work)  # type: ignore[arg-type]
     thread.start()
-    waits = []
+    waits: list[float] = []
     time.sleep(0.2)
     while thread.is_alive() and len(waits) < 5:
         started = time.monotonic()
