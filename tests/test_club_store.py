@@ -644,3 +644,44 @@ def test_a_club_import_killed_half_way_is_hidden_then_taken_away(db: sqlite_util
     for token in match_tokens:
         with pytest.raises(store.NotFound):
             store.find_match(db, token)
+
+
+def test_a_part_that_fails_half_way_leaves_the_club_as_it_was_and_goes_in_again(
+        db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later part is stored in steps too, aside, and moved into the club by its last step: one that fails
+    half way shows nothing of itself in the club, and the same part goes in when sent again."""
+    club = _parts_club(db)
+    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
+    texts = _all_parts(db, club)
+    again = clubs.import_club(db, clubs.parse_club(json.loads(texts[0])))
+    before = (clubs.count_matches(db, again.id), len(clubs.roster(db, again.id)))
+    part = clubs.parse_club(json.loads(texts[1]))
+    assert len(part.matches) >= 2
+    monkeypatch.setattr(clubs, "STEP_SECONDS", 0.0)
+    real, stored = clubs.add_record, list[Any]()
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        if len(stored) == len(part.matches) - 1:
+            raise RuntimeError("killed")
+        stored.append(real(*args, **kwargs))
+        return stored[-1]
+
+    monkeypatch.setattr(clubs, "add_record", failing)
+    steps, lock = list[int](), database.writer_lock
+
+    def counted(*args: Any) -> Any:
+        steps.append(1)
+        return lock(*args)
+
+    monkeypatch.setattr(store, "writer_lock", counted)
+    matches = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    with pytest.raises(RuntimeError):
+        clubs.add_part(db, again, part)
+    assert len(steps) >= len(part.matches)  # a step a match here: the other writers went in between
+    assert (clubs.count_matches(db, again.id), len(clubs.roster(db, again.id))) == before
+    assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == matches
+    monkeypatch.setattr(clubs, "add_record", real)
+    for text in texts[1:]:
+        clubs.add_part(db, again, clubs.parse_club(json.loads(text)))
+    assert _all_parts(db, again) == texts
+    assert db.execute("SELECT COUNT(*) FROM clubs").fetchone()[0] == 2  # the parts' own clubs are gone

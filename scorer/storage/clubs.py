@@ -1124,30 +1124,57 @@ def add_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -> t
 
     The parts go in in order, each once, and only into that club: the club keeps which file it was
     opened from, the part it takes next and how many matches the parts brought (matches the club
-    records meanwhile do not count), and each part carries its file's id and its first match's number."""
+    records meanwhile do not count), and each part carries its file's id and its first match's number.
+
+    The part's matches are stored in steps (:func:`in_steps`) in a hidden club of their own, and its last
+    step moves them into the club, their new players joining its roster: the club never shows half a
+    part, and a part that fails or is cut off by a kill can be sent again."""
     mark = club_file.part
     if mark is None:
         raise ReadError.of("part.whole", "part")
     if mark.number == 1:
         raise ReadError.of("part.first", "part")
-    with store.writing(db):
-        file_from, expected, brought = db.execute(
-            "SELECT file_from, file_next, file_matches FROM clubs WHERE id = ?", [club.id]).fetchone()
-        if file_from != mark.file:
-            raise ReadError.of("part.other_club", "part.file", name=club_file.name)
-        if mark.number < expected:
-            raise ReadError.of("part.again", "part.number", number=mark.number, next=expected)
-        if mark.number > expected:
-            raise ReadError.of("part.early", "part.number", number=mark.number, next=expected)
-        if mark.first_match != brought + 1:
-            raise ReadError.of("part.cut", "part.first_match", first=mark.first_match, last=brought)
-        count = count_matches(db, club.id)
-        if count + len(club_file.matches) > MAX_CLUB_MATCHES:
-            raise ReadError.of("limit.club_matches", "matches", count=count + len(club_file.matches),
-                               limit=MAX_CLUB_MATCHES)
-        names = RosterNames(db, club.id)
-        for (match, seated), results in zip(club_file.matches, club_file.results, strict=True):
-            add_record(db, club.id, match, seated, names, results)
-        db.execute("UPDATE clubs SET file_next = ?, file_matches = ? WHERE id = ?",
-                   [mark.number + 1, brought + len(club_file.matches), club.id])
-        return len(club_file.matches), count + len(club_file.matches)
+    judged = club_file.results  # outside the write lock
+    _check_part(db, club, club_file)  # refused before anything is stored; checked again as it goes in
+    _forget_abandoned(db)
+    staging = create_club(db, club_file.name, [], hidden=True)
+    try:
+        names = RosterNames(db, staging.id)
+        in_steps(db, zip(club_file.matches, judged, strict=True),
+                 lambda pair: add_record(db, staging.id, pair[0][0], pair[0][1], names, pair[1]))
+        with store.writing(db):
+            count = _check_part(db, club, club_file)
+            roster_names = RosterNames(db, club.id)
+            for player in roster(db, staging.id):
+                joined = roster_names.player_for(player.name)
+                db.execute("UPDATE club_seats SET player_id = ? WHERE player_id = ?", [joined.id, player.id])
+            db.execute("UPDATE club_matches SET club_id = ? WHERE club_id = ?", [club.id, staging.id])
+            db.execute("DELETE FROM club_players WHERE club_id = ?", [staging.id])
+            db.execute("DELETE FROM clubs WHERE id = ?", [staging.id])
+            db.execute("UPDATE clubs SET file_next = ?, file_matches = file_matches + ? WHERE id = ?",
+                       [mark.number + 1, len(club_file.matches), club.id])
+    except BaseException:
+        forget_club(db, staging.id)
+        raise
+    return len(club_file.matches), count + len(club_file.matches)
+
+
+def _check_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -> int:
+    """That the part is the one the club takes next, and room for its matches; the club's matches now."""
+    mark = club_file.part
+    assert mark is not None
+    file_from, expected, brought = db.execute(
+        "SELECT file_from, file_next, file_matches FROM clubs WHERE id = ?", [club.id]).fetchone()
+    if file_from != mark.file:
+        raise ReadError.of("part.other_club", "part.file", name=club_file.name)
+    if mark.number < expected:
+        raise ReadError.of("part.again", "part.number", number=mark.number, next=expected)
+    if mark.number > expected:
+        raise ReadError.of("part.early", "part.number", number=mark.number, next=expected)
+    if mark.first_match != brought + 1:
+        raise ReadError.of("part.cut", "part.first_match", first=mark.first_match, last=brought)
+    count = count_matches(db, club.id)
+    if count + len(club_file.matches) > MAX_CLUB_MATCHES:
+        raise ReadError.of("limit.club_matches", "matches", count=count + len(club_file.matches),
+                           limit=MAX_CLUB_MATCHES)
+    return count
