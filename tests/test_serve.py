@@ -367,12 +367,14 @@ def _dribble(socks: list[socket.socket]) -> int:
 
 
 @pytest.mark.slow
-def test_one_slow_client_cannot_shut_the_others_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize("poll", ["epoll", "waitress"])
+def test_one_slow_client_cannot_shut_the_others_out(tmp_path: Path, poll: str) -> None:
     """Slowloris: connections from one client, each dribbling a header line now and then, took every
     connection the process had (``CHANNEL_TIMEOUT`` counts only silence), and a normal request timed out.
     One address now holds a bounded number of connections, and a request must arrive within its time from
     its first byte, whatever it dribbles. Small figures here (the defaults: 100 connections, 20 s)."""
-    extra = {"WORKERS": "1", "CONNECTION_LIMIT": "120", "CLIENT_CONNECTIONS": "20", "REQUEST_TIMEOUT": "2"}
+    extra = {"WORKERS": "1", "CONNECTION_LIMIT": "120", "CLIENT_CONNECTIONS": "20", "REQUEST_TIMEOUT": "2",
+             "POLL": poll}  # the kept poll, and waitress's own loop
     with _Server(tmp_path / "slow.sqlite", extra=extra, threads=4) as server:
         slow = _dribblers(server.port, 200, "127.0.0.2")  # more than the whole process's connections
         try:
