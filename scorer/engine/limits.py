@@ -30,8 +30,6 @@ MAX_END_HANDS = 500
 """Hands a match may be set to end after: two seasons of weekly evenings (files, the API, the forms)."""
 MAX_END_TARGET = 10000
 """The highest target score a match may be set to end at: some hundred hands of the best scores."""
-END_LIMITS = {"hands": MAX_END_HANDS, "target": MAX_END_TARGET}
-"""How a match ends (``end`` in the file formats), by kind, and its limit."""
 MAX_TRICKS = 40
 """Tricks in one record or one live check: more than any preset deals (26 in piccolo)."""
 MAX_TRICKS_TEXT = 6000
