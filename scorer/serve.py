@@ -15,9 +15,11 @@ From the environment:
 - POLL: how waitress's loop waits on its connections: epoll (the default; registrations
   kept, :mod:`scorer.kept_poll`), poll (kept, on poll()), waitress (its own loop).
 - CONNECTION_LIMIT (4000 per process) and CHANNEL_TIMEOUT (30 s): idle or half-open
-  connections are dropped after the timeout and cannot use up the connections the phones
-  need (waitress's defaults, 100 and 120 s, let 150 half-open connections lock everyone
-  out). Every phone keeps a connection open between requests; a hundred club nights are
+  connections are dropped after the timeout (waitress's defaults, 100 and 120 s, let 150
+  half-open connections lock everyone out). CLIENT_CONNECTIONS (100 per process and address)
+  and REQUEST_TIMEOUT (20 s from a request's first byte to its headers' end, its body timed by
+  BODY_RATE): one client's slow or many connections cannot use up the connections the phones
+  need (:class:`BoundedChannel`). Every phone keeps a connection open between requests; a hundred club nights are
   3,600 phones, so the limit is high, the file-descriptor limit is raised to match, and
   waitress polls with poll() instead of select() (which stops at descriptor 1,024).
 
@@ -39,19 +41,22 @@ import secrets
 import signal
 import socket
 import sys
+import threading
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import click
 from waitress import serve
 from waitress.channel import HTTPChannel
-from waitress.task import ErrorTask
+from waitress.server import TcpWSGIServer
+from waitress.task import ErrorTask, WSGITask
 from werkzeug.test import EnvironBuilder
 
 from . import kept_poll
-from .engine.limits import MAX_SERVER_BODY_BYTES
+from .engine.limits import MAX_SERVER_BODY_BYTES, MAX_UPLOAD_BYTES
 from .storage import shelf
-from .web.safety import REFUSED
+from .web.safety import REFUSED, SERVED_AT
 
 log = logging.getLogger("scorer.access")
 
@@ -133,6 +138,142 @@ class RefusedPage(ErrorTask):
         self.write(body)
 
 
+class ServedTask(WSGITask):
+    """A request as waitress hands it to the app, with the address of this machine its connection arrived
+    on (``scarto.served_at``): with ``HOST=0.0.0.0`` the server serves every address of the machine, and a
+    ``Host`` naming the one a phone connected to is one the server serves (web/safety.py's HostCheck)."""
+
+    def get_environment(self) -> Any:
+        environ = super().get_environment()
+        if SERVED_AT not in environ:
+            channel = self.channel
+            served = getattr(channel, "served_at", None)
+            if served is None:
+                try:
+                    served = str(channel.socket.getsockname()[0]).lower()
+                except (OSError, IndexError, TypeError):
+                    served = ""
+                channel.served_at = served
+            environ[SERVED_AT] = served
+        return environ
+
+
+@dataclass(frozen=True)
+class ClientBounds:
+    """What one client may hold of a server process (see :class:`BoundedChannel`)."""
+
+    connections: int
+    """Connections open at once from one address (0: no bound)."""
+    request_seconds: float
+    """Seconds from a request's first byte to the end of its headers."""
+    body_rate: int
+    """Bytes a second a body must arrive at, at the least: its size at this rate is added to the time."""
+    uncounted: frozenset[str]
+    """Addresses whose connections are not counted: this machine's own (the proxy in front, a benchmark)."""
+
+
+LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
+def client_bounds(*, trust_proxy: bool = False) -> ClientBounds:
+    """The bounds from the environment: CLIENT_CONNECTIONS (100), REQUEST_TIMEOUT (20 s), BODY_RATE
+    (16 KB/s). Behind a proxy (SCARTO_TRUST_PROXY) every connection comes from the proxy: none is counted
+    (the proxy bounds its clients, docs/DEPLOY.md); the time a request may take still holds."""
+    connections = 0 if trust_proxy else int(os.environ.get("CLIENT_CONNECTIONS", "100"))
+    return ClientBounds(connections, float(os.environ.get("REQUEST_TIMEOUT", "20")),
+                        max(1, int(os.environ.get("BODY_RATE", "16384"))), LOOPBACK)
+
+
+class BoundedChannel(HTTPChannel):
+    """A connection of waitress's that one client cannot use to shut the others out (slowloris).
+
+    waitress drops a connection only after ``CHANNEL_TIMEOUT`` seconds of silence, and counts only the
+    connections of the whole process: a client sending a header line every ten seconds held a
+    connection for good, and 8,200 of them from one address took every connection there was (a normal
+    request timed out five times in five). So:
+
+    - a request must arrive within :attr:`ClientBounds.request_seconds` of its first byte, its headers
+      and then its body (given time by its size at :attr:`ClientBounds.body_rate`, for a slow phone's
+      upload): dribbled bytes do not keep it alive. Checked at each read and, for one gone silent, each
+      time the loop asks the connection (at least once a second with the kept poll, scorer/kept_poll.py);
+    - one address holds at most :attr:`ClientBounds.connections` connections at once: a connection past
+      them is closed as soon as it is accepted. A phone opens six at most, so a hundred leaves room for
+      a few phones sharing one address, and the others' connections are always there.
+
+    It also carries the app's own answer to a request waitress could not read (:class:`RefusedPage`) and
+    the address the connection arrived on (:class:`ServedTask`).
+    """
+
+    task_class = ServedTask
+    error_task_class = RefusedPage
+    bounds = ClientBounds(0, 20.0, 16384, LOOPBACK)
+    _counted: str | None = None
+    _timed: Any = None  # the request being read, whose time runs
+    _deadline = 0.0
+    _body_timed = False
+
+    @classmethod
+    def limit(cls, bounds: ClientBounds) -> None:
+        """The bounds this process's connections keep (set before it serves)."""
+        cls.bounds = bounds
+
+    def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:  # noqa: A002
+        super().__init__(server, sock, addr, adj, map)
+        client = str(addr[0]) if isinstance(addr, tuple) and addr else ""
+        if not self.bounds.connections or client in self.bounds.uncounted:
+            return
+        with _CLIENTS_GUARD:
+            held = _CLIENTS.get(client, 0)
+            if held >= self.bounds.connections:
+                refused = True
+            else:
+                refused = False
+                _CLIENTS[client] = held + 1
+                self._counted = client
+        if refused:
+            self.close()
+
+    def del_channel(self, map: Any = None) -> None:  # noqa: A002
+        super().del_channel(map)
+        client, self._counted = self._counted, None
+        if client is not None:
+            with _CLIENTS_GUARD:
+                left = _CLIENTS.get(client, 1) - 1
+                if left > 0:
+                    _CLIENTS[client] = left
+                else:
+                    _CLIENTS.pop(client, None)
+
+    def received(self, data: bytes) -> bool:
+        now = time.monotonic()
+        if self.request is not None and now > self._deadline:
+            self.handle_close()  # dribbled too long: no answer (it would only keep the connection)
+            return False
+        taken = bool(super().received(data))
+        request = self.request
+        if request is None:
+            self._timed = None
+        elif request is not self._timed:  # a request began in these bytes: its time runs from now
+            self._timed, self._deadline = request, now + self.bounds.request_seconds
+            self._body_timed = False
+        if request is not None and request.headers_finished and not self._body_timed:
+            self._body_timed = True  # the body's time, by its size (chunked: the largest the app takes)
+            size = MAX_UPLOAD_BYTES if getattr(request, "chunked", False) else request.content_length or 0
+            self._deadline += size / self.bounds.body_rate
+        return taken
+
+    def readable(self) -> bool:
+        if self.request is not None and time.monotonic() > self._deadline:
+            self.will_close = True  # gone silent before its end: closed from the loop (``writable`` says so)
+            return False
+        return bool(super().readable())
+
+
+_CLIENTS: dict[str, int] = {}
+"""Connections open in this process by each client address that is counted."""
+_CLIENTS_GUARD = threading.Lock()
+
+
 def raise_file_limit() -> int:
     """This process's limit of open files raised to 16,384 (or the hard limit) and returned: a phone
     keeps a connection open, and a hundred club nights are 3,600 phones (systemd's default is 1,024)."""
@@ -175,8 +316,9 @@ def _serve_socket(sock: socket.socket, options: dict[str, Any]) -> None:
     way = os.environ.get("POLL", "epoll")  # POLL=poll: kept registrations on poll(); POLL=waitress: its own
     if way != "waitress":
         kept_poll.install(epoll=way == "epoll")
-    HTTPChannel.error_task_class = RefusedPage
     app = _app()
+    BoundedChannel.limit(client_bounds(trust_proxy=bool(app.app.config.get("TRUST_PROXY"))))
+    TcpWSGIServer.channel_class = BoundedChannel
     gc.collect()
     gc.freeze()  # the app's own objects (modules, templates, catalogues) out of every later collection
     serve(app, sockets=[sock], **options)

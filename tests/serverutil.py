@@ -68,6 +68,10 @@ class Server:
                    SCARTO_DATABASE=str(self.database), SCARTO_SECRET_KEY=self._secret)
         return env
 
+    def command(self) -> list[str]:
+        """What starts the server: ``python -m scorer.serve``, as ``make run`` runs it."""
+        return [sys.executable, "-m", "scorer.serve"]
+
     def init_db(self) -> None:
         """``flask --app scorer init-db``, as ``make run`` does before serving."""
         subprocess.run([sys.executable, "-m", "flask", "--app", "scorer", "init-db"], cwd=ROOT, env=self.env(),
@@ -80,7 +84,7 @@ class Server:
         if init_db:
             self.init_db()
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "scorer.serve"], cwd=ROOT, env=self.env(),
+            self.process = subprocess.Popen(self.command(), cwd=ROOT, env=self.env(),
                                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self.wait_ready(timeout)
         return self

@@ -360,7 +360,9 @@ def test_club_writes_take_their_turn_with_the_saves(db: sqlite_utils.Database, m
     clubs.add_record(db, club.id, parse_match(points_match(["Anna", "Bruno", "Carla"], [(0, [30, 28, 20])])),
                      ["Anna", "Bruno", "Carla"])
     clubs.import_club(db, clubs.parse_club({"name": "Bar", "players": ["Dora"]}))
-    assert taken == ["lock"] * 4  # one turn each, the match inside the club's write taking no second one
+    # one turn each, the match inside the club's write taking no second one; the file's import two: its
+    # hidden club, then its last step (no seasons or matches: no step for them)
+    assert taken == ["lock"] * 5
 
 
 def test_a_club_files_matches_get_the_summaries_their_stored_hands_make(db: sqlite_utils.Database) -> None:
@@ -546,3 +548,140 @@ def test_a_club_file_is_judged_once_and_not_inside_the_write(db: sqlite_utils.Da
     [summary, other] = clubs.summaries(db, club.id)
     assert len(summary.hands) + len(other.hands) == 6
     assert db.execute("SELECT COUNT(*) FROM hand_results WHERE engine = ?", [store.engine_version()]).fetchone()[0] == 6
+
+
+def _big_club_file(matches: int) -> clubs.ClubFile:
+    players = ["Anna", "Bruno", "Carla"]
+    hands = [(i % 3, [30, 28, 20]) for i in range(5)]
+    club_file = clubs.parse_club({"name": "Grande", "players": players,
+                                  "matches": [points_match(players, hands) for _ in range(matches)]})
+    assert club_file.results  # judged before, as the web layer does
+    return club_file
+
+
+def test_a_save_to_another_match_waits_one_step_of_a_club_import_not_all_of_it(tmp_path: Path) -> None:
+    """A club file of 10,000 matches held every save of the server for up to 29 s: it was stored in one
+    transaction. Stored in steps, a save to an unrelated match waits one step at most."""
+    import threading
+    import time
+
+    path = tmp_path / "steps.sqlite"
+    importer, saver = database.connect(path), database.connect(path)
+    database.migrate(importer)
+    other = store.create_match(saver, parse_match(points_match(["Dora", "Ezio", "Fede"], [(0, [30, 28, 20])])))
+    club_file = _big_club_file(500)
+    timings: dict[str, float] = {}
+
+    def run_import() -> None:
+        started = time.monotonic()
+        clubs.import_club(importer, club_file)
+        timings["import"] = time.monotonic() - started
+
+    thread = threading.Thread(target=run_import)
+    thread.start()
+    waits: list[float] = []
+    try:
+        time.sleep(0.2)
+        while thread.is_alive() and len(waits) < 10:  # saves while the import goes on
+            started = time.monotonic()
+            store.add_hand(saver, other.id, {"dealer": ["Dora", "Ezio", "Fede"][len(waits) % 3],
+                                             "points": {"Dora": 30, "Ezio": 28, "Fede": 20}})
+            waits.append(time.monotonic() - started)
+            time.sleep(0.05)
+    finally:
+        thread.join(timeout=120)
+    assert waits and max(waits) < 0.5, (waits, timings)  # one step (20 ms) and the save's own, on a busy machine
+    assert timings["import"] > 2 * max(waits)
+    assert store.count_hands(saver, other.id) == 1 + len(waits)
+    assert clubs.count_matches(saver, clubs.find_club(saver, clubs.get_club(saver, 1).edit_token)[0].id) == 500
+
+
+def test_a_club_import_that_fails_half_way_leaves_no_club(db: sqlite_utils.Database,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stored in steps, a club file is a hidden club until its last step: one that fails half way (or whose
+    server is killed) leaves nothing to be seen, and what it stored is taken away."""
+    monkeypatch.setattr(clubs, "STEP_SECONDS", 0.0)  # a step a match: many steps stored before the failure
+    club_file = _big_club_file(30)
+    real, stored = clubs.add_record, list[Any]()
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        if len(stored) == 20:
+            raise RuntimeError("the disk went away")
+        stored.append(real(*args, **kwargs))
+        return stored[-1]
+
+    monkeypatch.setattr(clubs, "add_record", failing)
+    with pytest.raises(RuntimeError):
+        clubs.import_club(db, club_file)
+    assert len(stored) == 20
+    for table in ("clubs", "club_players", "club_matches", "club_seats", "matches", "hands", "revisions",
+                  "hand_results", "match_summaries"):
+        assert db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+
+
+def test_a_club_import_killed_half_way_is_hidden_then_taken_away(db: sqlite_utils.Database,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server killed during a club import leaves a hidden club: its tokens open nothing, and the next
+    club file stored once it is old enough takes it away."""
+    monkeypatch.setattr(clubs, "forget_club", lambda *_args: None)  # as if killed: nothing cleans up
+    monkeypatch.setattr(clubs, "_reveal", lambda *_args: (_ for _ in ()).throw(RuntimeError("killed")))
+    with pytest.raises(RuntimeError):
+        clubs.import_club(db, _big_club_file(3))
+    monkeypatch.undo()
+    left = clubs.get_club(db, 1)
+    assert clubs.count_matches(db, left.id) == 3
+    for token in (left.edit_token, left.view_token):
+        with pytest.raises(store.NotFound):
+            clubs.find_club(db, token)
+    match_tokens = [m.edit_token for m in clubs.club_matches(db, left.id)]
+    clubs.import_club(db, _big_club_file(1))  # too recent to be abandoned: kept (another import may be on)
+    assert clubs.count_matches(db, left.id) == 3
+    db.execute("UPDATE clubs SET created_at = '2026-01-01T00:00:00Z' WHERE id = ?", [left.id])
+    new = clubs.import_club(db, _big_club_file(2))
+    assert clubs.find_club(db, new.edit_token)[1] is True and clubs.count_matches(db, new.id) == 2
+    assert db.execute("SELECT COUNT(*) FROM clubs WHERE id = ?", [left.id]).fetchone()[0] == 0
+    assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 3
+    for token in match_tokens:
+        with pytest.raises(store.NotFound):
+            store.find_match(db, token)
+
+
+def test_a_part_that_fails_half_way_leaves_the_club_as_it_was_and_goes_in_again(
+        db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later part is stored in steps too, aside, and moved into the club by its last step: one that fails
+    half way shows nothing of itself in the club, and the same part goes in when sent again."""
+    club = _parts_club(db)
+    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
+    texts = _all_parts(db, club)
+    again = clubs.import_club(db, clubs.parse_club(json.loads(texts[0])))
+    before = (clubs.count_matches(db, again.id), len(clubs.roster(db, again.id)))
+    part = clubs.parse_club(json.loads(texts[1]))
+    assert len(part.matches) >= 2
+    monkeypatch.setattr(clubs, "STEP_SECONDS", 0.0)
+    real, stored = clubs.add_record, list[Any]()
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        if len(stored) == len(part.matches) - 1:
+            raise RuntimeError("killed")
+        stored.append(real(*args, **kwargs))
+        return stored[-1]
+
+    monkeypatch.setattr(clubs, "add_record", failing)
+    steps, lock = list[int](), database.writer_lock
+
+    def counted(*args: Any) -> Any:
+        steps.append(1)
+        return lock(*args)
+
+    monkeypatch.setattr(store, "writer_lock", counted)
+    matches = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    with pytest.raises(RuntimeError):
+        clubs.add_part(db, again, part)
+    assert len(steps) >= len(part.matches)  # a step a match here: the other writers went in between
+    assert (clubs.count_matches(db, again.id), len(clubs.roster(db, again.id))) == before
+    assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == matches
+    monkeypatch.setattr(clubs, "add_record", real)
+    for text in texts[1:]:
+        clubs.add_part(db, again, clubs.parse_club(json.loads(text)))
+    assert _all_parts(db, again) == texts
+    assert db.execute("SELECT COUNT(*) FROM clubs").fetchone()[0] == 2  # the parts' own clubs are gone

@@ -318,3 +318,29 @@ def test_the_upgrade_counts_each_matchs_changes_so_far(tmp_path: Path) -> None:
     store.add_hand(db, second.id, {"dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}})
     assert store.match_state(db, second.id) == str(revisions[1] + 1)
     db.conn.close()
+
+
+def test_a_match_stored_to_end_past_the_limits_reads_back_ending_at_them(tmp_path: Path) -> None:
+    """The API took any end before it had limits; such a match ends at the limit after the upgrade, and its
+    pages read it (its stored settings would otherwise no longer parse)."""
+    import json
+
+    from scorer.storage.db import MIGRATIONS, connect, migrate
+    old = connect(tmp_path / "old.sqlite")
+    old.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    for number in range(1, 12):
+        with old.atomic():
+            MIGRATIONS[number - 1](old)
+            old.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", [number])
+    settings = {"players": ["A", "B", "C"], "first_dealer": "A", "ruleset": "classic"}
+    for i, end in enumerate(({"hands": 10**40}, {"target": 10**6}, {"hands": 30})):
+        old.execute("INSERT INTO matches (edit_token, view_token, edit_key, view_key, settings, created_at, "
+                    "updated_at) VALUES (?, ?, ?, ?, ?, 'x', 'x')",
+                    [f"e{i}", f"v{i}", f"ek{i}", f"vk{i}", json.dumps({**settings, "end": end})])
+    old.execute("INSERT INTO clubs (name, edit_token, view_token, edit_key, view_key, settings, created_at, "
+                "updated_at) VALUES ('C', 'e', 'v', 'ek', 'vk', ?, 'x', 'x')", [json.dumps({"end": {"target": 10**9}})])
+    migrate(old)
+    ends = [store.match_record(old, store.get_match(old, i)).end for i in (1, 2, 3)]
+    assert ends == [{"hands": 500}, {"target": 10000}, {"hands": 30}]
+    assert json.loads(old.execute("SELECT settings FROM clubs").fetchone()[0]) == {"end": {"target": 10000}}
+    assert [r[0] for r in old.execute("SELECT changes FROM matches ORDER BY id")] == [1, 1, 0]

@@ -7,12 +7,15 @@ import csv
 import io
 import os
 import re
+import socket
 import sqlite3
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import sqlite_utils
@@ -24,6 +27,7 @@ from scorer.storage import db as database
 from scorer.web import context, safety
 from scorer.web.sheets import number_cell
 from tests.matchutil import points_match
+from tests.serverutil import Client, Server
 from tests.webutil import csrf_token, start_match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,6 +110,67 @@ def test_a_read_only_database_is_a_503_saying_what_to_do(app: Flask, client: Fla
     assert response.status_code == 503
     text = response.get_data(as_text=True)
     assert "schreibgeschützt" in text and "Es wurde nichts gespeichert" in text
+
+
+class _WithoutRootsOverride(Server):
+    """The server without root's file-permission override (as root, chmod 444 would not stop a write)."""
+
+    def command(self) -> list[str]:
+        if os.geteuid() != 0:
+            return super().command()
+        drop = "-dac_override,-dac_read_search"
+        return ["setpriv", "--bounding-set", drop, "--inh-caps", drop, *super().command()]
+
+
+@pytest.mark.slow
+def test_a_brief_read_only_spell_leaves_every_thread_able_to_save(tmp_path: Path) -> None:
+    """Connections opened while the database file was read-only stayed read-only: after the file was
+    writable again, 86 saves of 100 answered 503 "cannot write to its database" until a restart. Read
+    from 24 phones while the file is read-only, make it writable, and every save goes through."""
+    path = tmp_path / "spell.sqlite"
+    with _WithoutRootsOverride(path) as server:
+        phone = Client(server.port)
+        created = phone.post_json("/api/matches", points_match(1))
+        assert created.status == 201
+        token = _token_of(created.json()["edit_url"])
+        path.chmod(0o444)
+        try:
+            assert phone.post_json(f"/m/{token}/hands.json", _hand(0)).status == 503  # the spell is real
+
+            def reads(_n: int) -> list[int]:
+                reader = Client(server.port, timeout=30)
+                try:
+                    return [reader.get(f"/m/{token}/export.json").status for _ in range(8)]
+                finally:
+                    reader.close()
+
+            with ThreadPoolExecutor(24) as pool:
+                statuses = [s for batch in pool.map(reads, range(24)) for s in batch]
+            assert set(statuses) == {200}
+        finally:
+            path.chmod(0o644)
+
+        def saves(n: int) -> list[int]:
+            saver = Client(server.port, timeout=30)
+            try:
+                return [saver.post_json(f"/m/{token}/hands.json", _hand(n * 10 + i)).status for i in range(10)]
+            finally:
+                saver.close()
+
+        with ThreadPoolExecutor(10) as pool:
+            statuses = [s for batch in pool.map(saves, range(10)) for s in batch]
+        assert statuses.count(201) == 100, statuses
+        assert len(phone.get(f"/m/{token}/export.json").json()["hands"]) == 101
+        phone.close()
+
+
+def _token_of(url: str) -> str:
+    return url.rstrip("/").split("/m/")[1]
+
+
+def _hand(number: int) -> dict[str, Any]:
+    players = ("Anna", "Bruno", "Carla")
+    return {"dealer": players[number % 3], "points": dict(zip(players, (30, 28, 20), strict=True))}
 
 
 def test_a_locked_database_is_a_503_to_try_again(app: Flask, client: FlaskClient,
@@ -270,6 +335,35 @@ def test_with_trusted_hosts_set_another_host_is_our_400_page(tmp_path: Path) -> 
     assert refused.status_code == 400 and "not a valid host name" in refused.get_data(as_text=True)
     assert refused.headers["Content-Security-Policy"]
     assert client.get("/new", headers={"Host": "scarto.example.org"}).status_code == 200
+
+
+def test_without_trusted_hosts_only_the_addresses_served_make_links(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make run`` on the Wi-Fi without SCARTO_TRUSTED_HOSTS: a request with ``Host: evil.example`` got share
+    links and QR codes pointing there. Now only the addresses the server serves make links: loopback, HOST,
+    the address the phone's connection arrived on (scorer/serve.py says which)."""
+    monkeypatch.setenv("HOST", "10.1.2.3")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "hosts.sqlite"), "SECRET_KEY": "h" * 40})
+    client = app.test_client()
+    on_wifi = {safety.SERVED_AT: "192.168.1.23"}  # what serve.py sets: the address the phone connected to
+    created = client.post("/api/matches", json=points_match(1), headers={"Host": "192.168.1.23:5000"},
+                          environ_base=on_wifi)
+    assert created.status_code == 201 and created.get_json()["edit_url"].startswith("http://192.168.1.23:5000/m/")
+    share = urlsplit(created.get_json()["edit_url"]).path + "share"
+    for host in ("evil.example", "evil.example:5000", "192.168.1.99:5000", "localhost.evil.example"):
+        refused = client.get(share, headers={"Host": host}, environ_base=on_wifi)
+        assert refused.status_code == 400 and "evil" not in refused.get_data(as_text=True), host
+        assert "not a valid host name" in refused.get_data(as_text=True)
+        refused = client.post("/api/matches", json=points_match(1), headers={"Host": host}, environ_base=on_wifi)
+        assert refused.status_code == 400 and "edit_url" not in (refused.get_json() or {}), host
+    for host in ("localhost", "127.0.0.1:5000", "[::1]:5000", "10.1.2.3:5000", "LOCALHOST.",
+                 f"{socket.gethostname()}.local:5000"):
+        page = client.get(share, headers={"Host": host})
+        assert page.status_code == 200, host
+        assert f"http://{host.lower()}/m/" in page.get_data(as_text=True), host
+    page = client.get(share, headers={"Host": "192.168.1.23:5000"}, environ_base=on_wifi)
+    assert page.status_code == 200 and "http://192.168.1.23:5000/m/" in page.get_data(as_text=True)
+    assert client.get(share, headers={"Host": "192.168.1.23:5000"}).status_code == 400  # not the one it came to
 
 
 def test_a_database_error_that_is_a_bug_stays_a_500_apology(client: FlaskClient,

@@ -104,6 +104,35 @@ def test_tricks_cards_and_players_are_counted_before_they_are_read() -> None:
 # --- the web layer ------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("kind", "limit"), [("hands", limits.MAX_END_HANDS), ("target", limits.MAX_END_TARGET)])
+def test_how_a_match_ends_is_bounded_as_the_form_bounds_it(kind: str, limit: int) -> None:
+    data = points_match(1)
+    data["end"] = {kind: limit}
+    assert parse_match(data).end == {kind: limit}
+    for past in (limit + 1, 10**4000):  # the probe's number of 4,000 digits went onto the match page
+        data["end"] = {kind: past}
+        with pytest.raises(ReadError) as caught:
+            parse_match(data)
+        assert caught.value.where == f"end.{kind}" and caught.value.key == f"limit.end_{kind}"
+        assert f"at most {limit}" in caught.value.message
+
+
+@pytest.mark.parametrize(("kind", "limit"), [("hands", limits.MAX_END_HANDS), ("target", limits.MAX_END_TARGET)])
+def test_the_api_and_a_clubs_defaults_refuse_an_end_past_its_limit(client: FlaskClient, kind: str,
+                                                                   limit: int) -> None:
+    data = points_match(1)
+    data["end"] = {kind: limit + 1}
+    response = client.post("/api/matches", json=data)
+    assert response.status_code == 400 and response.mimetype == "application/json"
+    problem = response.get_json()["problems"][0]
+    assert problem["where"] == f"end.{kind}" and f"at most {limit}" in problem["message"]
+    club = {"format": "scarto-club/1", "name": "Circolo", "players": ["Anna", "Bruno", "Carla"],
+            "defaults": {"end": {kind: limit + 1}}}
+    response = client.post("/api/clubs", json=club)
+    assert response.status_code == 400
+    assert f"at most {limit}" in response.get_json()["problems"][0]["message"]
+
+
 def test_the_import_page_says_which_limit_in_the_pages_language(client: FlaskClient) -> None:
     response = _upload(client, "/import?lang=it", json.dumps(points_match(limits.MAX_HANDS + 1)).encode())
     assert response.status_code == 400
@@ -227,6 +256,8 @@ def test_the_form_limits_are_the_files_limits() -> None:
         assert max_length(field) == limits.MAX_NAME
     assert max_length(LiveForm.tricks) == limits.MAX_TRICKS_TEXT
     assert max_length(PlayerForm.name) == limits.MAX_NAME
+    assert max_length(MatchForm.end_hands) == limits.MAX_END_HANDS
+    assert max_length(MatchForm.end_target) == limits.MAX_END_TARGET
 
 
 def test_the_new_match_page_holds_each_box_to_its_limit(client: FlaskClient) -> None:
@@ -243,7 +274,7 @@ def test_the_limits_are_documented() -> None:
     for name in ("MAX_NAME", "MAX_TITLE", "MAX_PLACE", "MAX_NOTES", "MAX_CURRENCY", "MAX_SHORT_TEXT", "MAX_HANDS",
                  "MAX_HANDS_KEPT", "MAX_TRICKS", "MAX_TRICKS_TEXT", "MAX_CARDS", "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES",
                  "MAX_AUDIT_LINK", "MAX_AUDIT_LINK_READ", "MAX_AUDITS_KEPT", "MAX_ROSTER", "MAX_SEASONS",
-                 "MAX_CLUB_MATCHES", "MAX_CLUB_FILE_HANDS", "CLUB_PART_HANDS"):
+                 "MAX_CLUB_MATCHES", "MAX_CLUB_FILE_HANDS", "CLUB_PART_HANDS", "MAX_END_HANDS", "MAX_END_TARGET"):
         assert f"`{name}`" in text, name
         assert f"{getattr(limits, name):,}" in text, name
 

@@ -130,5 +130,77 @@ def test_a_nights_players_join_the_roster_with_one_read_of_it(db: sqlite_utils.D
                                else None)
     nights.create_night(db, club, spec)
     db.conn.set_trace_callback(None)
-    assert len(reads) <= 2, reads[:4]
+    assert len(reads) <= 3, reads[:4]  # the night's names before the write (for the draw), in it, the round's
     assert len(clubs.roster(db, club.id)) == 33
+
+
+def _slow_draws(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[bool]:
+    """The engine's draw made ``seconds`` slower (60 players over ten rounds take seconds); returns, for each
+    draw, whether its thread was inside a write then."""
+    import time
+
+    from scorer.engine import seating
+
+    real, inside = seating.plan, []
+
+    def slow(*args: object, **kwargs: object) -> object:
+        inside.append(bool(getattr(store._DEPTH, "n", 0)))
+        time.sleep(seconds)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(seating, "plan", slow)
+    kept = getattr(nights, "_planned", None)  # the draws kept: forgotten, as in a process that made none yet
+    if kept is not None:
+        kept.cache_clear()
+    return inside
+
+
+def _save_while(path: Path, work: object) -> list[float]:
+    """Run ``work`` in a thread; meanwhile save hands to an unrelated match from another connection, and
+    return how long each save took."""
+    import time
+
+    from scorer.engine.records import parse_match
+
+    saver = database.connect(path)
+    players = ["Dora", "Ezio", "Fede"]
+    other = store.create_match(saver, parse_match({"format": "scarto-match/1", "players": players,
+                                                   "first_dealer": "Dora", "hands": []}))
+    thread = threading.Thread(target=work)  # type: ignore[arg-type]
+    thread.start()
+    waits: list[float] = []
+    time.sleep(0.2)
+    while thread.is_alive() and len(waits) < 5:
+        started = time.monotonic()
+        store.add_hand(saver, other.id, {"dealer": players[len(waits) % 3],
+                                         "points": {"Dora": 30, "Ezio": 28, "Fede": 20}})
+        waits.append(time.monotonic() - started)
+        time.sleep(0.1)
+    thread.join(timeout=60)
+    return waits
+
+
+def test_a_night_is_drawn_before_its_write_so_saves_do_not_wait_for_the_draw(
+        path: Path, db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seating a 60-player night drew its rounds inside the write lock: every save waited for the draw
+    (2.8 s). Drawn before the write, a save to another match goes on meanwhile; the next round is too."""
+    inside = _slow_draws(monkeypatch, 1.0)
+    club = clubs.create_club(db, "Circolo", [(n, None) for n in NINE[:3]], {"language": "en"})
+    spec = nights.parse_night({"title": "Thursday", "players": [n.lower() for n in NINE], "seed": 7})
+    made: list[nights.NightRow] = []
+    waits = _save_while(path, lambda: made.append(nights.create_night(db, club, spec)))
+    assert waits and max(waits) < 0.5, waits
+    assert inside == [False]  # drawn once, outside the write (the roster's spellings: "anna" is Anna)
+    seated = {p for t in nights.tables(db, made[0].id) for p in t.players}
+    assert "Anna" in seated and "anna" not in seated
+
+    night = made[0]
+    for t in nights.night_state(db, night).current_tables:  # the round played
+        for dealer in t.table.players:
+            store.add_hand(db, t.table.match_id, {"dealer": dealer, "points": dict(
+                zip(t.table.players, (30, 28, 20), strict=True))})
+    inside = _slow_draws(monkeypatch, 1.0)  # as in another process, which has not drawn this night yet
+    waits = _save_while(path, lambda: nights.start_round(db, night.id, expected=2))
+    assert waits and max(waits) < 0.5, waits
+    assert inside == [False]
+    assert len(nights.night_state(db, night).rounds) == 2

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from scorer.engine.limits import MAX_UPLOAD_BYTES
-from scorer.serve import AccessLog, leave_a_thread, redact, settings, worker_count
+from scorer.serve import AccessLog, client_bounds, leave_a_thread, redact, settings, worker_count
 from tests.matchutil import points_match
 from tests.serverutil import HOST, ROOT, Answer, Client, Server, csrf_token
 
@@ -139,6 +139,9 @@ def test_the_connection_limit_and_timeouts_are_set_for_phones() -> None:
     options = settings()
     assert options["connection_limit"] >= 500 and options["channel_timeout"] <= 60
     assert options["max_request_body_size"] > MAX_UPLOAD_BYTES
+    bounds = client_bounds()
+    assert 6 <= bounds.connections < options["connection_limit"] and bounds.request_seconds <= 30
+    assert "127.0.0.1" in bounds.uncounted and client_bounds(trust_proxy=True).connections == 0  # the proxy's
 
 
 @pytest.mark.slow
@@ -320,3 +323,87 @@ def test_an_unknown_poll_way_is_said_plainly(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "scorer.serve"], cwd=ROOT, env=server.env(),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "POLL=Epoll: say one of epoll, poll, waitress" in done.stderr
+
+
+def _dribblers(port: int, count: int, source: str) -> list[socket.socket]:
+    """``count`` connections from ``source`` (another loopback address: another client), each having sent
+    the start of a request and no end to it."""
+    opened = []
+    for _ in range(count):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind((source, 0))
+        sock.settimeout(5)
+        sock.connect((HOST, port))  # the kernel completes it from its backlog, accepted or not
+        sock.setblocking(False)
+        try:
+            sock.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        except OSError:
+            pass
+        opened.append(sock)
+    return opened
+
+
+def _dribble(socks: list[socket.socket]) -> int:
+    """A header line more on each connection still open; how many are still open."""
+    still = 0
+    for sock in socks:
+        if sock.fileno() < 0:
+            continue
+        try:
+            if sock.recv(1024) == b"":  # closed by the server (a refused connection gets no answer)
+                sock.close()
+                continue
+        except BlockingIOError:
+            pass
+        except OSError:
+            sock.close()
+            continue
+        try:
+            sock.send(b"X-Slow: a\r\n")
+            still += 1
+        except OSError:
+            sock.close()
+    return still
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("poll", ["epoll", "waitress"])
+def test_one_slow_client_cannot_shut_the_others_out(tmp_path: Path, poll: str) -> None:
+    """Slowloris: connections from one client, each dribbling a header line now and then, took every
+    connection the process had (``CHANNEL_TIMEOUT`` counts only silence), and a normal request timed out.
+    One address now holds a bounded number of connections, and a request must arrive within its time from
+    its first byte, whatever it dribbles. Small figures here (the defaults: 100 connections, 20 s)."""
+    extra = {"WORKERS": "1", "CONNECTION_LIMIT": "120", "CLIENT_CONNECTIONS": "20", "REQUEST_TIMEOUT": "2",
+             "POLL": poll}  # the kept poll, and waitress's own loop
+    with _Server(tmp_path / "slow.sqlite", extra=extra, threads=4) as server:
+        slow = _dribblers(server.port, 200, "127.0.0.2")  # more than the whole process's connections
+        try:
+            started = time.monotonic()
+            time.sleep(0.3)
+            assert _dribble(slow) <= 20  # the ones past the bound were closed at once
+            fresh = Client(server.port, timeout=3)
+            assert fresh.get("/").status == 200  # another client is answered at once
+            assert time.monotonic() - started < 2
+            fresh.close()
+            while time.monotonic() - started < 4.5 and _dribble(slow):  # dribbling does not keep them
+                time.sleep(0.4)
+            assert _dribble(slow) == 0 and time.monotonic() - started < 4.5
+            again = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # the slow client's room is back
+            again.bind(("127.0.0.2", 0))
+            again.settimeout(3)
+            again.connect((HOST, server.port))
+            again.sendall(f"GET / HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nConnection: close\r\n\r\n".encode())
+            assert again.recv(12).startswith(b"HTTP/1.1 200")
+            again.close()
+        finally:
+            for sock in slow:
+                sock.close()
+
+        # without SCARTO_TRUSTED_HOSTS, a Host the server does not serve makes no links
+        for sent in (b"GET /new HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+                     b'POST /api/matches HTTP/1.1\r\nHost: evil.example:80\r\nContent-Type: application/json\r\n'
+                     b'Content-Length: 2\r\nConnection: close\r\n\r\n{}'):
+            answer = _raw(server.port, sent)
+            assert answer.startswith(b"HTTP/1.1 400") and b"evil.example" not in answer, answer[:200]
+        assert _raw(server.port, f"GET /new HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nConnection: close\r\n"
+                    "\r\n".encode()).startswith(b"HTTP/1.1 200")

@@ -26,6 +26,10 @@ MAX_HANDS = 1000
 MAX_HANDS_KEPT = 2 * MAX_HANDS
 """Hands one match keeps, its deleted ones with them (a deleted hand stays, to be brought back): so the
 deleted hands' page and the match's history stay bounded too."""
+MAX_END_HANDS = 500
+"""Hands a match may be set to end after: two seasons of weekly evenings (files, the API, the forms)."""
+MAX_END_TARGET = 10000
+"""The highest target score a match may be set to end at: some hundred hands of the best scores."""
 MAX_TRICKS = 40
 """Tricks in one record or one live check: more than any preset deals (26 in piccolo)."""
 MAX_TRICKS_TEXT = 6000
@@ -57,20 +61,20 @@ MAX_SEASONS = 200
 """Seasons of one club: four a year for fifty years."""
 MAX_CLUB_MATCHES = 10000
 """Matches of one club: a night of twelve tables and three rounds (a match a table a round) every week
-for five years. Storing one from a club file takes about 1.6 ms for six hands inside the write lock, so
-the largest club file holds the other writers for some 16 s; past it, the club's next matches go to a new club."""
+for five years. Storing one from a club file takes about 1.6 ms for six hands, so the largest club file
+takes some 16 s to store (in steps: the other writers wait one step, storage/clubs.py); past it, the club's
+next matches go to a new club."""
 MAX_CLUB_FILE_HANDS = 50000
-"""Hands in one club file, its matches' together: a club file is stored in one write, and each hand
-costs 0.1 to 0.3 ms in it, so the largest file holds the server's other writers for some 5 to 15 s
-(they give up after 30 s)."""
+"""Hands in one club file, its matches' together: each hand costs 0.1 to 0.3 ms to store, so the largest
+file is some 5 to 15 s of one request's work (stored in steps: the other writers wait one step)."""
 CLUB_PART_BYTES = 12_000_000
 """Bytes of one club file the app writes: a club larger than that (or than :data:`CLUB_PART_HANDS`) is
 exported in parts, each a file under the upload limit (:data:`MAX_UPLOAD_BYTES`, with room for the form
 it comes in), so whatever a club exports it imports back. A match alone always fits: 1,000 hands of the
 longest full records make about 10 MB."""
 CLUB_PART_HANDS = 10000
-"""Hands in one part of a club's file: a part is stored in one write, at 0.1 to 0.3 ms a hand, so adding
-the largest part holds the server's other writers for a few seconds."""
+"""Hands in one part of a club's file: a part is stored at 0.1 to 0.3 ms a hand, in steps, so adding the
+largest part takes a few seconds (the other writers wait one step)."""
 
 TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
                "recorded_at": MAX_SHORT_TEXT}

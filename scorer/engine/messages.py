@@ -160,6 +160,8 @@ READ_TEMPLATES: dict[str, str] = {
     "limit.text": N_("%(length)s characters long; at most %(limit)s are allowed here: shorten it"),
     "limit.hands": N_("%(count)s hands; a match holds at most %(limit)s: split it into matches of %(limit)s "
                       "hands or fewer"),
+    "limit.end_hands": N_("a match may be set to end after at most %(limit)s hands"),
+    "limit.end_target": N_("a match's target score is at most %(limit)s"),
     "limit.tricks": N_("%(count)s tricks; a hand has at most %(limit)s"),
     "limit.cards": N_("%(count)s cards in one list; the pack has 78"),
     "limit.seasons": N_("%(count)s seasons; a club keeps at most %(limit)s: delete the old ones"),

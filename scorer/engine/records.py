@@ -18,7 +18,16 @@ from typing import Any
 from .cardnames import LANGUAGES, PACKS
 from .cards import CODES, INDICES, CardIndex, Seat, parse_index
 from .errors import ReadError
-from .limits import MAX_CARDS, MAX_CURRENCY, MAX_HANDS, MAX_NAME, MAX_TRICKS, TEXT_LIMITS
+from .limits import (
+    MAX_CARDS,
+    MAX_CURRENCY,
+    MAX_END_HANDS,
+    MAX_END_TARGET,
+    MAX_HANDS,
+    MAX_NAME,
+    MAX_TRICKS,
+    TEXT_LIMITS,
+)
 from .numbers import fraction_json, parse_points
 from .rulesets import Ruleset, find_ruleset, ruleset_spec
 
@@ -428,6 +437,11 @@ def _end(value: object) -> dict[str, int] | None:
     (key, number), = value.items()
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
         raise ReadError.of("field.not_whole", f"end.{key}", value=json.dumps(number))
+    # unbounded, a number of 4,000 digits went onto every page of the match
+    if key == "hands" and number > MAX_END_HANDS:
+        raise ReadError.of("limit.end_hands", "end.hands", limit=MAX_END_HANDS)
+    if key == "target" and number > MAX_END_TARGET:
+        raise ReadError.of("limit.end_target", "end.target", limit=MAX_END_TARGET)
     return {key: number}
 
 

@@ -83,15 +83,22 @@ def writer_lock(db: sqlite_utils.Database, since: float | None = None) -> Iterat
         return
     deadline = (time.monotonic() if since is None else since) + BUSY_TIMEOUT  # ``since``: the write's first wait
     pause = 0.0002
-    while True:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise sqlite3.OperationalError("database is locked") from None
-            time.sleep(pause)
-            pause = min(pause * 2, 0.002)  # short naps: the next writer follows within 2 ms
+    waiting = None
+    try:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if waiting is None:
+                    waiting = _say_waiting(db)
+                if time.monotonic() >= deadline:
+                    raise sqlite3.OperationalError("database is locked") from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.002)  # short naps: the next writer follows within 2 ms
+    finally:
+        if waiting is not None and waiting >= 0:
+            fcntl.flock(waiting, fcntl.LOCK_UN)
     try:
         left = max(1, int(1000 * (deadline - time.monotonic())))
         db.conn.execute(f"PRAGMA busy_timeout={left}")
@@ -101,20 +108,60 @@ def writer_lock(db: sqlite_utils.Database, since: float | None = None) -> Iterat
         db.conn.execute(f"PRAGMA busy_timeout={int(1000 * BUSY_TIMEOUT)}")
 
 
-def _lock_file(db: sqlite_utils.Database) -> int | None:
+def _say_waiting(db: sqlite_utils.Database) -> int:
+    """A writer of this process waits for the lock: a shared lock on ``<database>-waiting`` says so to a
+    long write going in steps (:func:`writers_waiting`) until it has its turn. The descriptor holding it,
+    or -1 when there is no such file."""
+    handle = _lock_file(db, "-waiting")
+    if handle is None:
+        return -1
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return -1
+    return handle
+
+
+def writers_waiting(db: sqlite_utils.Database) -> bool:
+    """Whether a writer of another process waits for the writer lock (:func:`_say_waiting`): a long write
+    in steps lets it go first (storage/clubs.py's ``in_steps``). Its own descriptor: a lock of this
+    process's own on the file is not another's."""
+    path = _database_path(db)
+    if not path:
+        return False
+    try:
+        handle = os.open(f"{path}-waiting", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(handle)
+
+
+def _database_path(db: sqlite_utils.Database) -> str:
     path = _PATHS.get(db)
     if path is None:
         rows = db.execute("PRAGMA database_list").fetchall()
         path = _PATHS[db] = next((row[2] for row in rows if row[1] == "main"), "") or ""
+    return path
+
+
+def _lock_file(db: sqlite_utils.Database, suffix: str = "-writer") -> int | None:
+    path = _database_path(db)
     if not path:
         return None
+    path += suffix
     key = (os.getpid(), path)  # a process forked from another opens its own: flock is per open file
     with _LOCK_FILES_GUARD:
         if key in _LOCK_FILES:
             _LOCK_FILES.move_to_end(key)
             return _LOCK_FILES[key]
         try:
-            handle = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            handle = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError:
             return None  # a read-only folder: the write itself will say what is wrong
         _LOCK_FILES[key] = handle
@@ -323,10 +370,36 @@ def _m011_summary_file_sizes(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE clubs ADD COLUMN file_matches INTEGER")
 
 
+END_LIMITS_THEN = {"hands": 500, "target": 10000}
+"""The limits on how a match ends (engine/limits.py) as the next migration first applied them: written out
+here, not read from the engine, so that the migration never changes."""
+
+
+def _m012_ends_within_their_limits(db: sqlite_utils.Database) -> None:
+    """A match (or a club's defaults) stored to end past the limits, sent by the API before it had them,
+    ends at the limit: otherwise its stored settings would no longer read back and its pages would fail.
+    Such a match's kept hand results go (they are made again, the end counted anew) and its pages change."""
+    stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    for table in ("matches", "clubs"):
+        for row_id, text in db.execute(f"SELECT id, settings FROM {table}").fetchall():
+            settings = json.loads(text)
+            end = settings.get("end")  # a club's settings are its defaults for new matches
+            if not isinstance(end, dict) or not any(
+                    isinstance(end.get(k), int) and end[k] > v for k, v in END_LIMITS_THEN.items()):
+                continue
+            settings["end"] = {k: min(v, END_LIMITS_THEN[k]) if isinstance(v, int) else v for k, v in end.items()}
+            changes = ", changes = changes + 1" if table == "matches" else ""
+            db.execute(f"UPDATE {table} SET settings = ?, updated_at = ?{changes} WHERE id = ?",
+                       [json.dumps(settings, ensure_ascii=False), stamp, row_id])
+            if table == "matches":
+                db.execute("DELETE FROM hand_results WHERE hand_id IN (SELECT id FROM hands WHERE match_id = ?)",
+                           [row_id])
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes,
-                               _m011_summary_file_sizes]
+                               _m011_summary_file_sizes, _m012_ends_within_their_limits]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""

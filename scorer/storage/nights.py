@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from fractions import Fraction
-from typing import Any
+from functools import lru_cache
+from typing import Any, overload
 
 import sqlite_utils
 
@@ -97,9 +98,15 @@ _RANGES = {
 }
 
 
+@overload
+def _integer(data: dict[str, Any], key: str, default: int) -> int: ...
+@overload
+def _integer(data: dict[str, Any], key: str, default: None) -> int | None: ...
 def _integer(data: dict[str, Any], key: str, default: int | None) -> int | None:
+    """The whole number at ``key`` in its range; absent, ``default``. ``null`` stands for "none" only
+    where none is allowed (no default): where one is needed, it is refused like any other wrong value."""
     value = data.get(key, default)
-    if value is None:
+    if value is None and default is None:
         return None
     high, message = _RANGES[key]
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
@@ -150,7 +157,6 @@ def parse_night(data: object, club_defaults: dict[str, Any] | None = None) -> Ni
     rules = find_ruleset(ruleset)
     if rules.players != 3:
         raise ReadError(N_("A night's rules are for three players; tables of four play the four deal."), "ruleset")
-    assert rounds is not None
     return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset)
 
 
@@ -314,8 +320,13 @@ def tables(db: sqlite_utils.Database, night_id: int) -> list[TableRow]:
 
 def create_night(db: sqlite_utils.Database, club: club_store.ClubRow, spec: NightSpec,
                  title_for: TitleFor = default_title) -> NightRow:
-    """Store a night (its players joining the roster if new) and seat its first round."""
+    """Store a night (its players joining the roster if new) and seat its first round.
+
+    The seating is drawn before the write (:func:`_planned`): for 60 players and ten rounds the draw
+    takes seconds, which every save of the server waited when it was drawn in the write."""
     stamp = store.now()
+    known = club_store.RosterNames(db, club.id)
+    _planned(tuple(known.spelling(name) for name in spec.players), spec.rounds, spec.seed, spec.seating, ())
     with store.writing(db):
         edit, view = store.new_token(), store.new_token()
         night_id = db.execute(
@@ -348,9 +359,7 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
           title_for: TitleFor) -> seating.Round:
     """Draw round ``number`` (the rounds before it stored) and create its tables' matches."""
     settings = dict(night.settings)
-    planned = seating.plan(night.players, night.rounds_planned, night.seed, night.seating,
-                           settings.get("rankings", []))
-    drawn = planned[number - 1]
+    drawn = _plan(night, settings)[number - 1]
     ruleset = settings.get("ruleset", club.settings.get("ruleset"))
     base = {k: v for k, v in club.settings.items() if k in ("language", "pack", "settle", "stake")}
     names = club_store.RosterNames(db, club.id)  # the roster read once for the round's tables
@@ -370,12 +379,40 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
     return drawn
 
 
+def _plan(night: NightRow, settings: dict[str, Any]) -> tuple[seating.Round, ...]:
+    """The night's rounds as they can be seated now (:func:`seating.plan`), drawn once."""
+    return _planned(tuple(night.players), night.rounds_planned, night.seed, night.seating,
+                    tuple(tuple(r) for r in settings.get("rankings", [])))
+
+
+@lru_cache(maxsize=32)
+def _planned(players: tuple[str, ...], rounds: int, seed: int, method: seating.Seating,
+             rankings: tuple[tuple[str, ...], ...]) -> tuple[seating.Round, ...]:
+    """:func:`seating.plan`, kept: drawn before a night's write takes the lock (its players, seed and
+    rankings read then), and found again inside it when nothing changed meanwhile (drawn there only if
+    something did: the same draw, from what the write reads)."""
+    return tuple(seating.plan(players, rounds, seed, method, rankings))
+
+
+def _next_rankings(night: NightRow, state: NightState) -> list[list[str]]:
+    """The rankings the next round is seated by (one more after each round, for seating by ranking)."""
+    rankings = list(night.settings.get("rankings", []))
+    if night.seating == "ranking":
+        rankings = rankings[: state.current - 1]
+        rankings.append([line.name for line in state.ranking])
+    return rankings
+
+
 def start_round(db: sqlite_utils.Database, night_id: int, *, force: bool = False, reason: str = "",
                 title_for: TitleFor = default_title, expected: int | None = None) -> int:
     """Seat the next round: NotDone while a table of the current round plays (unless forced),
     NightOver after the last, AlreadyStarted when it is not round ``expected`` (the one the director's
     page offered: a second tap must not seat one more). A forced start is kept with its reason in the
-    night and the club's history."""
+    night and the club's history. The round is drawn before the write, as :func:`create_night`'s."""
+    night = get_night(db, night_id)
+    state = night_state(db, night)
+    if state.can_start and (expected is None or expected == state.current + 1):
+        _plan(night, {**night.settings, "rankings": _next_rankings(night, state)})
     with store.writing(db):
         db.execute("UPDATE nights SET updated_at = updated_at WHERE id = ?", [night_id])  # the write lock first
         night = get_night(db, night_id)
@@ -391,9 +428,7 @@ def start_round(db: sqlite_utils.Database, night_id: int, *, force: bool = False
         settings = dict(night.settings)
         number = state.current + 1
         if night.seating == "ranking":
-            rankings = list(settings.get("rankings", []))[: state.current - 1]
-            rankings.append([line.name for line in state.ranking])
-            settings["rankings"] = rankings
+            settings["rankings"] = _next_rankings(night, state)
         if open_tables:
             settings["forced"] = [*settings.get("forced", []),
                                   {"round": number, "reason": reason[:MAX_REASON], "tables": open_tables}]

@@ -56,6 +56,7 @@ from ..engine.standings import (
     standings_document,
 )
 from .db import BUSY_TIMEOUT, token_key, writer_lock
+from .db import writers_waiting as database_writers_waiting
 
 TOKEN_BYTES = 18
 """144 random bits per token (at least 128 required), URL-safe base64: 24 characters."""
@@ -173,6 +174,19 @@ _WRITER = threading.RLock()
 waiting here are woken the moment it ends, where SQLite's busy handler would have them sleep
 and poll (1 ms, 2 ms, ... up to 100 ms), which made saves queue with a long tail."""
 _DEPTH = threading.local()
+_WAITERS = [0]
+_WAITERS_GUARD = threading.Lock()
+
+
+def _waiting(change: int) -> None:
+    with _WAITERS_GUARD:
+        _WAITERS[0] += change
+
+
+def writers_waiting(db: sqlite_utils.Database) -> bool:
+    """Whether another writer waits, in this process or another: a long write in steps lets it go first
+    (storage/clubs.py's ``in_steps``)."""
+    return _WAITERS[0] > 0 or database_writers_waiting(db)
 
 
 @contextmanager
@@ -193,7 +207,12 @@ def writing(db: sqlite_utils.Database) -> Iterator[None]:
             yield
         return
     since = time.monotonic()
-    if not _WRITER.acquire(timeout=BUSY_TIMEOUT):
+    _waiting(1)
+    try:
+        taken = _WRITER.acquire(timeout=BUSY_TIMEOUT)
+    finally:
+        _waiting(-1)
+    if not taken:
         raise sqlite3.OperationalError("database is locked")
     try:
         depth = getattr(_DEPTH, "n", 0)

@@ -142,19 +142,37 @@ def _thread_connection(path: str) -> Any:
     Opening one costs four PRAGMAs, and closing the last connection to a WAL database
     checkpoints it and syncs the file: per request, that was most of a save's time. The
     connection is made again if the file it opened is no longer the one at ``path``
-    (replaced, or deleted) and when the thread turns to another database.
+    (replaced, or deleted), when the thread turns to another database, and when it was
+    opened read-only and the file can be written again (:func:`_writable`).
     """
     kept = getattr(_KEPT, "connection", None)
     if kept is not None:
-        kept_path, identity, db = kept
-        if kept_path == path and identity == _identity(path):
+        kept_path, identity, db, writable = kept
+        if kept_path == path and identity == _identity(path) and (writable or not _writable(path)):
             return db
         _KEPT.connection = None
         db.conn.close()
+    writable = _writable(path)
     # create=False: a database deleted while the app runs is a 503 page, not a new empty one
     db = database.connect(path, create=False)
-    _KEPT.connection = (path, _identity(path), db)
+    _KEPT.connection = (path, _identity(path), db, writable and _writable(path))
     return db
+
+
+def _writable(path: str) -> bool:
+    """Whether this process may write the file at ``path`` now.
+
+    SQLite opens a file it may not write read-only, without a word, and the connection stays so: a
+    thread that opened its connection while the file was read-only (a permission change, a read-only
+    mount) answered every save with "cannot write to its database" long after the file was writable
+    again, until a restart (86 saves in 100 after a brief spell). So a connection opened while the file
+    was not writable, before or after the opening, is opened again once it is; a connection opened
+    writable keeps its descriptor's right to write whatever happens to the file's permissions.
+    """
+    try:
+        return os.access(path, os.W_OK)
+    except (OSError, ValueError):
+        return False
 
 
 def _identity(path: str) -> tuple[int, int] | None:

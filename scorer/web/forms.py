@@ -20,7 +20,7 @@ from wtforms.i18n import messages_path
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_PLACE, MAX_TITLE
+from ..engine.limits import MAX_CURRENCY, MAX_END_HANDS, MAX_END_TARGET, MAX_NAME, MAX_PLACE, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, one_space
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from ..storage.clubs import name_key
@@ -138,8 +138,8 @@ class MatchEndFields:
         choices=choices([("hands", _l("after a number of hands")), ("target", _l("when someone reaches a score"))]),
         default="hands",
     )
-    end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=500)])
-    end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=10000)],
+    end_hands = IntegerField(_l("Hands"), validators=[Optional(), NumberRange(min=1, max=MAX_END_HANDS)])
+    end_target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=MAX_END_TARGET)],
                               default=100)
 
 

@@ -14,8 +14,10 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import secrets
+import socket
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -175,23 +177,73 @@ def good_host(host: str) -> bool:
     return len(host) <= 260 and _HOST.fullmatch(host) is not None
 
 
+SERVED_AT = "scarto.served_at"
+"""The address of this machine a request's connection arrived on (set by scorer/serve.py): a phone that
+opened ``http://192.168.1.23:5000/`` sends that address as its ``Host``."""
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+"""The names of this machine every server answers to."""
+
+ANY_ADDRESS = frozenset({"", "0.0.0.0", "::"})
+"""The ``HOST`` values that mean every address of the machine rather than one of them."""
+
+
+def host_name(host: str) -> str:
+    """The name in a ``Host`` header, without its port or brackets, lower case: ``[::1]:5000`` is ``::1``."""
+    name = host[1:].split("]", 1)[0] if host.startswith("[") else host.rsplit(":", 1)[0]
+    return name.rstrip(".").lower()
+
+
+def served_names() -> frozenset[str]:
+    """The names the server answers to when no ``SCARTO_TRUSTED_HOSTS`` says which: loopback, the address
+    it was told to serve (``HOST``), and the machine's own name (and its ``.local`` form, which phones on
+    the Wi-Fi may use)."""
+    names = set(LOOPBACK_NAMES)
+    served = os.environ.get("HOST", "").strip()
+    if served not in ANY_ADDRESS:
+        names.add(host_name(served) if served.startswith("[") else served.lower())
+    machine = socket.gethostname().lower()
+    if machine:
+        names.update((machine, f"{machine}.local"))
+    return frozenset(names)
+
+
 class HostCheck:
     """Below Flask: a malformed ``Host`` would fail before any error handler could answer (a bare 500).
+    And the ``Host`` is what the share links and QR codes are made of: one the server does not serve
+    (``Host: evil.example``) would make links that send the players elsewhere.
 
-    The request goes on with a placeholder host, marked, and is answered with our 400 page.
+    So a ``Host`` is taken only when it is well formed and one of ``SCARTO_TRUSTED_HOSTS``, or, with that
+    unset, one of the addresses this server serves (:func:`served_names`, the address the connection
+    arrived on, the configuration's ``SERVER_NAME``). Behind the TLS proxy (``SCARTO_TRUST_PROXY``) the
+    proxy's host is taken: the proxy chose its site by it. Any other request goes on with a placeholder
+    host, marked, and is answered with our 400 page.
     """
 
     def __init__(self, wsgi_app: Any, app: Flask) -> None:
         self.wsgi_app = wsgi_app
         self.config = app.config
+        self.served = served_names()
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         host = environ.get("HTTP_HOST")
         trusted = self.config.get("TRUSTED_HOSTS")  # SCARTO_TRUSTED_HOSTS='["scarto.example.org"]'
-        if host is not None and (not good_host(host) or (trusted and not host_is_trusted(host, trusted))):
+        if host is not None and not self.takes(host, trusted, environ):
             placeholder = str(trusted[0]).lstrip(".") if trusted else "invalid.host"
             environ = {**environ, "HTTP_HOST": placeholder, BAD_HOST: True}
         return self.wsgi_app(environ, start_response)
+
+    def takes(self, host: str, trusted: Any, environ: dict[str, Any]) -> bool:
+        """Whether links may be made of this ``Host`` (see the class)."""
+        if not good_host(host):
+            return False
+        if trusted:
+            return host_is_trusted(host, trusted)
+        if self.config.get("TRUST_PROXY"):
+            return True
+        name, configured = host_name(host), self.config.get("SERVER_NAME")  # the configuration's own name
+        return name in self.served or name == environ.get(SERVED_AT) or (
+            bool(configured) and name == host_name(str(configured)))
 
 
 REFUSED = "scarto.refused"
