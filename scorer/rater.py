@@ -1,0 +1,77 @@
+"""The maths of one rated match, from ``openskill`` (Weng-Lin, Plackett-Luce): the one module that imports it.
+
+The engine (:mod:`scorer.engine.ratings`) decides what counts, the order, ties and the number shown,
+and stays standard library only; this adapter answers its :class:`~scorer.engine.ratings.Model`
+with ``openskill``'s ``PlackettLuce``, which rates a match of any number of players from their
+finishing order (three at most tables, four at a table of four) and handles ties. It sits between
+the engine and everything else (the command line, the storage, the web may import it;
+tests/test_layers.py says so).
+
+``openskill`` 6.2 is required: before it, tied players got different ratings by the order they were
+entered (openskill.py's issue 166); the engine hands it players in an order of their own beliefs
+anyway, and moves tied players alike itself, so no version's tie rule can favour a seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.metadata import version
+
+from openskill.models import PlackettLuce
+
+from .engine.clubs import MatchSummary, Seats
+from .engine.ratings import PlayerRating, Skill, rate
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = MU / 6
+TAU = MU / 300
+"""openskill's own defaults, which the simulated clubs of bench/bench_ratings.py found as good as any
+other tried (bench/RESULTS.md): ``tau`` widens every belief a little before each match, so a
+veteran's rating keeps moving when their play changes."""
+
+
+@dataclass(frozen=True)
+class OpenSkill:
+    """Plackett-Luce with the given parameters (the defaults above unless a benchmark tries others)."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    beta: float = BETA
+    tau: float = TAU
+
+    @property
+    def method(self) -> str:
+        return (f"weng-lin plackett-luce (openskill {version('openskill')}): mu {self.mu:g}, "
+                f"sigma {self.sigma:.4g}, beta {self.beta:.4g}, tau {self.tau:.4g}")
+
+    def prior(self) -> Skill:
+        return Skill(self.mu, self.sigma)
+
+    def update(self, skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
+        model = _model(self)
+        teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+        rated = model.rate(teams, ranks=[float(p) for p in places])
+        return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+_MODELS: dict[OpenSkill, PlackettLuce] = {}
+
+
+def _model(params: OpenSkill) -> PlackettLuce:
+    """The openskill model of these parameters, made once (it holds no state between matches)."""
+    model = _MODELS.get(params)
+    if model is None:
+        model = _MODELS[params] = PlackettLuce(mu=params.mu, sigma=params.sigma, beta=params.beta,
+                                               tau=params.tau)
+    return model
+
+
+DEFAULT = OpenSkill()
+
+
+def club_ratings(summaries: Sequence[MatchSummary], seats: Seats,
+                 model: OpenSkill = DEFAULT) -> dict[object, PlayerRating]:
+    """Every player's rating from a club's match summaries (:func:`scorer.engine.ratings.rate`)."""
+    return rate(summaries, seats, model)
