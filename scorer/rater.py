@@ -14,22 +14,25 @@ anyway, and moves tied players alike itself, so no version's tie rule can favour
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
 from openskill.models import PlackettLuce
 
 from .engine.clubs import MatchSummary, Seats
-from .engine.ratings import PlayerRating, Skill, rate
+from .engine.ratings import PlayerRating, RatingsCache, Skill, rate
 
 MU = 25.0
 SIGMA = MU / 3
-BETA = MU / 6
+BETA = MU / 3
+"""Twice openskill's default (``MU / 6``): Scarto's cards make one match a noisy verdict, and the simulated
+clubs of bench/bench_ratings.py predict their winners best with this ``beta`` (bench/RESULTS.md)."""
 TAU = MU / 300
-"""openskill's own defaults, which the simulated clubs of bench/bench_ratings.py found as good as any
-other tried (bench/RESULTS.md): ``tau`` widens every belief a little before each match, so a
-veteran's rating keeps moving when their play changes."""
+"""openskill's default: every belief widens a little before each match, so a veteran's rating keeps moving
+when their play changes (on the simulated clubs, whose players never change, it costs 0.0001 of log-loss)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,32 @@ def _model(params: OpenSkill) -> PlackettLuce:
 DEFAULT = OpenSkill()
 
 
-def club_ratings(summaries: Sequence[MatchSummary], seats: Seats,
-                 model: OpenSkill = DEFAULT) -> dict[object, PlayerRating]:
-    """Every player's rating from a club's match summaries (:func:`scorer.engine.ratings.rate`)."""
-    return rate(summaries, seats, model)
+def club_ratings(summaries: Sequence[MatchSummary], seats: Seats, model: OpenSkill = DEFAULT, *,
+                 club: Hashable | None = None) -> dict[object, PlayerRating]:
+    """Every player's rating from a club's match summaries (:func:`scorer.engine.ratings.rate`).
+
+    ``club`` names the club's entry in the ratings cache of this process (its last computation, so that
+    the next one redoes only the matches from the first that changed); without it, a computation from
+    the start. Either way the same figures: the cache is compared with the history, not trusted."""
+    if club is None:
+        return rate(summaries, seats, model)
+    lock, cache = _cache_for(club)
+    with lock:  # one request at a time moves a club's cache; other clubs wait on nothing
+        return rate(summaries, seats, model, cache)
+
+
+CACHED_CLUBS = 64
+"""The ratings cache keeps the last computation of this many clubs, the least recently rated dropped first."""
+_CACHE: OrderedDict[Hashable, tuple[threading.Lock, RatingsCache]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+
+
+def _cache_for(club: Hashable) -> tuple[threading.Lock, RatingsCache]:
+    with _CACHE_LOCK:
+        entry = _CACHE.get(club)
+        if entry is None:
+            entry = _CACHE[club] = (threading.Lock(), RatingsCache())
+            while len(_CACHE) > CACHED_CLUBS:
+                _CACHE.popitem(last=False)
+        _CACHE.move_to_end(club)
+        return entry

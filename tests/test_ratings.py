@@ -16,6 +16,9 @@ from scorer.engine.ratings import (
     PROVISIONAL_MATCHES,
     RATINGS_FORMAT,
     SHOWN_BASE,
+    SHOWN_K,
+    SHOWN_SETTLED,
+    RatingsCache,
     Skill,
     file_summaries,
     match_update,
@@ -107,6 +110,46 @@ def test_tied_players_move_alike_whatever_their_seats(priors: list[tuple[float, 
     assert moved == [after[i] for i in turned]
 
 
+def _summaries(history: list[tuple[str, list[str], list[int]]]) -> tuple[list[MatchSummary], dict[int, tuple]]:
+    summaries = [summary(i, day, totals) for i, (day, _seated, totals) in enumerate(history, start=1)]
+    return summaries, {i: tuple(seated) for i, (_day, seated, _totals) in enumerate(history, start=1)}
+
+
+@settings(max_examples=40, deadline=None)
+@given(histories(), st.lists(st.tuples(st.sampled_from(["edit", "delete", "add", "rename"]), st.integers(0, 99),
+                                       totals_of(3), st.integers(1, 28)), max_size=8))
+def test_a_club_rated_again_after_each_change_gives_the_fresh_computation(history: Any, changes: Any) -> None:
+    """Through the club's cache, after each edit (a match's totals), delete, old match added later or rename:
+    exactly the ratings a computation from the whole history gives."""
+    cache = RatingsCache(every=2)  # checkpoints every other match: resumed from many
+    summaries, seats = _summaries(history)
+    assert rate(summaries, seats, DEFAULT, cache) == rate(summaries, seats, DEFAULT)
+    for kind, pick, totals, day in changes:
+        target = summaries[pick % len(summaries)] if summaries else None
+        if kind == "edit" and target is not None and len(seats[target.match_id]) == 3:
+            summaries[summaries.index(target)] = summary(target.match_id, target.date, totals)
+        elif kind == "delete" and target is not None:
+            summaries.remove(target)
+        elif kind == "add":
+            number = max(seats, default=0) + 1
+            summaries.append(summary(number, f"2026-12-{day:02d}", totals))
+            seats[number] = ("P0", "P1", "P2")
+        elif kind == "rename":
+            seats = {m: tuple("Renamed" if k == "P1" else k for k in keys) for m, keys in seats.items()}
+        assert rate(summaries, seats, DEFAULT, cache) == rate(summaries, seats, DEFAULT)
+
+
+def test_a_cache_of_another_model_or_club_changes_no_figure() -> None:
+    cache = RatingsCache()
+    club = [summary(i, f"2026-12-{i:02d}", [2, 0, -2]) for i in range(1, 40)]
+    seats = {i: ("A", "B", "C") for i in range(1, 40)}
+    rate(club, seats, OpenSkill(beta=2.0), cache)
+    assert rate(club, seats, DEFAULT, cache) == rate(club, seats, DEFAULT)
+    other = {i: ("C", "D", "A") for i in range(1, 40)}
+    assert rate(club, other, DEFAULT, cache) == rate(club, other, DEFAULT)
+    assert rate(club[:5], seats, DEFAULT, cache) == rate(club[:5], seats, DEFAULT)
+
+
 def test_tied_newcomers_get_one_rating_where_openskill_alone_orders_them() -> None:
     """Three newcomers, two sharing first place: one belief for the two, above the third; the library
     alone, given the strong one first, moves the two differently (openskill.py issue 166's shape)."""
@@ -134,9 +177,10 @@ def test_a_match_counts_once_played_in_date_order() -> None:
 
 def test_the_shown_number_is_conservative_whole_and_provisional_at_first() -> None:
     newcomer = shown(DEFAULT.prior(), DEFAULT.beta)
-    assert newcomer < SHOWN_BASE and newcomer == shown(Skill(25.0, 25 / 3), 25 / 6)
-    assert shown(Skill(25.0, 2.0), DEFAULT.beta) == SHOWN_BASE  # an average player whose rating has settled
-    assert shown(Skill(25.0 + DEFAULT.beta, 2.0), DEFAULT.beta) == SHOWN_BASE + 200  # Elo's 200 a beta
+    assert newcomer < SHOWN_BASE and newcomer == shown(Skill(25.0, 25 / 3), DEFAULT.beta)
+    settled = Skill(SHOWN_SETTLED + SHOWN_K * 3.0, 3.0)
+    assert shown(settled, DEFAULT.beta) == SHOWN_BASE  # an average player whose rating has settled
+    assert shown(Skill(settled.mu + DEFAULT.beta, 3.0), DEFAULT.beta) == SHOWN_BASE + 200  # Elo's 200 a beta
     assert shown(Skill(-50.0, 8.0), DEFAULT.beta) == 0
     history = [summary(i, f"2026-12-{i:02d}", [2, 0, -2]) for i in range(1, PROVISIONAL_MATCHES + 1)]
     ratings = rate(history, {i: ("A", "B", "C") for i in range(1, PROVISIONAL_MATCHES + 1)}, DEFAULT)

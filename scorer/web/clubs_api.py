@@ -114,7 +114,8 @@ def club_ratings(token: str) -> Any:
         club, _can_edit = club_store.find_club(db, token)
     except store.NotFound:
         return refuse(404, "not_found", NOT_FOUND)
-    ratings = rater.club_ratings(club_store.summaries(db, club.id), club_store.seats(db, club.id))
+    ratings = rater.club_ratings(club_store.summaries(db, club.id), club_store.seats(db, club.id),
+                                 club=club.view_token)
     names = {p.id: p.name for p in club_store.roster(db, club.id, merged=True)}
     return ratings_document(rated_players(ratings, names), rater.DEFAULT.method)
 
