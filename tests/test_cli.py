@@ -382,3 +382,36 @@ def test_ratings_of_what_is_not_a_whole_club_file_say_why(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], content: Any, reason: str) -> None:
     status, out, err = _run(capsys, "ratings", _write(tmp_path, "bad.json", content))
     assert status == 2 and out == "" and reason in err and err.startswith("scarto: ")
+
+
+def test_a_table_of_four_is_rated_as_it_was_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A four-player match is one result of four places; its winner rated highest, its last lowest."""
+    import random
+
+    from scorer.engine.records import hand_to_dict, parse_match
+    from scorer.engine.rulesets import find_ruleset
+    from scorer.engine.simulation import NAMES, simulate_hand
+    from scorer.engine.standings import standings
+
+    four = find_ruleset("four")
+    rng = random.Random(4)
+    hands = [simulate_hand(four, rng) for _ in range(2)]
+    match = {"format": "scarto-match/1", "date": "2026-12-03", "ruleset": "four", "players": list(NAMES),
+             "first_dealer": hands[0].dealer, "hands": [hand_to_dict(h, in_match=True) for h in hands]}
+    status, out, _err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", _club(match, players=[])))
+    assert status == 0
+    rated = json.loads(out)["players"]
+    totals = dict(zip(NAMES, standings(parse_match(match)).totals, strict=True))
+    assert len(rated) == 4 and {p["matches"] for p in rated} == {1}
+    assert rated[0]["name"] == max(totals, key=totals.__getitem__)
+    assert rated[-1]["name"] == min(totals, key=totals.__getitem__)
+
+
+def test_ratings_of_a_file_with_a_hand_in_error_count_it_for_nothing_and_say_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _points(["Anna", "Bruno", "Carla"], [40, 20, 10])  # 70 points of the pack's 78
+    good = _points(["Anna", "Bruno", "Carla"], [18, 20, 40], "2026-12-04")
+    status, out, _err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", _club(bad, good)))
+    assert status == 1
+    alone = json.loads(_run(capsys, "ratings", "--json", _write(tmp_path, "good.json", _club(good)))[1])
+    assert json.loads(out) == alone
