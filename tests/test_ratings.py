@@ -186,6 +186,10 @@ def test_the_shown_number_is_conservative_whole_and_provisional_at_first() -> No
     ratings = rate(history, {i: ("A", "B", "C") for i in range(1, PROVISIONAL_MATCHES + 1)}, DEFAULT)
     assert [r.provisional for r in ratings.values()] == [False] * 3
     assert ratings["A"].rating > ratings["B"].rating > ratings["C"].rating
+    chart = ratings["A"].shown_steps()
+    assert [step.match_id for step, _before, _after in chart] == list(range(1, PROVISIONAL_MATCHES + 1))
+    assert chart[0][1] == shown(DEFAULT.prior(), DEFAULT.beta) and chart[-1][2] == ratings["A"].rating
+    assert all(after == following for (_s, _b, after), (_t, following, _a) in zip(chart, chart[1:], strict=False))
     steps = rate(history[:-1], {i: ("A", "B", "C") for i in range(1, PROVISIONAL_MATCHES)}, DEFAULT)
     assert steps["A"].provisional and steps["A"].matches == PROVISIONAL_MATCHES - 1
 

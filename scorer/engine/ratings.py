@@ -20,10 +20,11 @@ module stays pure; what is decided here is everything a player could call unfair
 - *what is shown*: one whole number on an Elo-like scale from the conservative
   ``mu - K * sigma`` (:func:`shown`), "provisional" under :data:`PROVISIONAL_MATCHES`.
 
-Everything is recomputed from the whole history each time (a 3,000-hand club: some 200
-model calls): editing, deleting or restoring a hand, renaming or merging players, or
-adding an old match later gives exactly what a fresh computation from the club's file
-gives. docs/RATINGS.md says the same for people.
+The ratings are always those of a computation from the whole history (a 3,000-hand club: some
+200 model calls), so editing, deleting or restoring a hand, renaming or merging players, or
+adding an old match later gives exactly what a fresh computation from the club's file gives; a
+:class:`RatingsCache` may skip the unchanged beginning of the history, and changes no figure.
+docs/RATINGS.md says the same for people.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, Protocol
 
 from .clubs import Key, MatchSummary, Seats, _places, ordered, summarise
@@ -119,6 +121,11 @@ class PlayerRating:
     @property
     def provisional(self) -> bool:
         return self.matches < PROVISIONAL_MATCHES
+
+    def shown_steps(self) -> list[tuple[Step, int, int]]:
+        """Each counted match with the number shown before and after it, oldest first: for the player's
+        chart, and a night's "before and after" (its first match's before, its last's after)."""
+        return [(step, shown(step.before, self.beta), shown(step.after, self.beta)) for step in self.steps]
 
 
 def shown(skill: Skill, beta: float) -> int:
@@ -254,8 +261,6 @@ def file_summaries(matches: Sequence[tuple[MatchRecord, Sequence[Key]]],
 
 def _day(text: str | None) -> str:
     """``YYYY-MM-DD`` from a match's ``date`` when it begins with one, else ""."""
-    from datetime import date
-
     try:
         return date.fromisoformat(text.strip()[:10]).isoformat() if text else ""
     except ValueError:
