@@ -236,3 +236,18 @@ def test_a_club_file_is_summarised_in_its_order_an_undated_match_after_the_one_b
 
 def test_the_models_parameters_are_in_its_method() -> None:
     assert "tau 0.08333" in DEFAULT.method and "beta 2" in OpenSkill(beta=2.0).method
+
+
+def test_the_documented_example_reads_and_shows_what_it_says() -> None:
+    """docs/RATINGS.md's example is a real scarto-ratings/1 object whose numbers follow the documented formula."""
+    import json
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "RATINGS.md").read_text()
+    example = re.search(r'```json\n(\{"format": "scarto-ratings/1".*?)```', text, re.S)
+    assert example is not None
+    method, players = parse_ratings(json.loads(example.group(1)))
+    assert method == DEFAULT.method
+    assert [p.rating for p in players] == [shown(Skill(p.mu, p.sigma), DEFAULT.beta) for p in players]
+    assert "(mu − 2 × sigma − 15) / beta" in text and (SHOWN_K, SHOWN_SETTLED) == (2.0, 15.0)
