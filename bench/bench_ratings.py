@@ -18,10 +18,11 @@ strengths and each reading once the players have sat in 10, 30 and 100 matches o
 the log-loss of the match's winner predicted before it is played (ratings: Plackett-Luce's own
 probability of finishing first; points per hand: a softmax whose temperature is fitted on the
 tuning clubs). The model's parameters (``beta``, ``tau``) are chosen on tuning clubs, by that
-log-loss. Then the cost of rating a club of 200 matches and 3,000 hands from its summaries.
+log-loss. Then the cost of rating a club of 200 matches and 3,000 hands from its summaries, and of
+serving its ``ratings.json``.
 
 Run: ``.venv/bin/python bench/bench_ratings.py`` (``--write`` records the figures in bench/RESULTS.md
-under "## Ratings"); about a minute on an idle machine.
+under "## Ratings"); under a minute on an idle machine, about a minute and a half at a load of 8.
 """
 
 from __future__ import annotations
@@ -270,6 +271,25 @@ def cost() -> dict[str, tuple[float, float]]:
     }
 
 
+def route() -> dict[str, tuple[float, float]]:
+    """Server time of ``GET ratings.json`` beside ``players.json`` (which reads the same summaries), median and
+    p95 of 30 requests after warm-ups, on bench/bench_clubs.py's stored club of 200 matches and 3,000 hands."""
+    import tempfile
+
+    from bench.bench_clubs import build, measure, p95
+
+    with tempfile.TemporaryDirectory() as folder:
+        app, pages, _cold = build(folder)
+        client = app.test_client()  # type: ignore[attr-defined]
+        urls = {"ratings.json": pages["players.json"].replace("players.json", "ratings.json"),
+                "players.json": pages["players.json"]}
+        out = {}
+        for name, url in urls.items():
+            times = measure(client, url, 30)
+            out[name] = (statistics.median(times), p95(times))
+        return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="record the figures in bench/RESULTS.md")
@@ -295,7 +315,8 @@ def main() -> None:
     app_runs = [rate_club(c, DEFAULT) for test in tests.values() for c in test]
     sigma = {a: statistics.fmean(r.sigmas[a] for r in app_runs) for a in CHECKPOINTS}
     costs = cost()
-    text = section(rows, grid, hand_grid, model, hand_model, temperature, sigma, costs, load,
+    served = route()
+    text = section(rows, grid, hand_grid, model, hand_model, temperature, sigma, costs, served, load,
                    time.perf_counter() - began, simulated)
     print(text)
     if args.write:
@@ -304,7 +325,8 @@ def main() -> None:
 
 def section(rows: list[tuple[str, str, dict[int, float], float]], grid: list[tuple[float, float, float]],
             hand_grid: list[tuple[float, float, float]], model: OpenSkill, hand_model: OpenSkill, temperature: float,
-            sigma: dict[int, float], costs: dict[str, tuple[float, float]], load: float, took: float,
+            sigma: dict[int, float], costs: dict[str, tuple[float, float]],
+            served: dict[str, tuple[float, float]], load: float, took: float,
             simulated: float) -> str:
     today = datetime.date.today().isoformat()
     return "\n".join([
@@ -349,6 +371,13 @@ def section(rows: list[tuple[str, str, dict[int, float], float]], grid: list[tup
         "| rated | median | slowest |",
         "|---|---|---|",
         *[f"| {name} | {median:.1f} ms | {slowest:.1f} ms |" for name, (median, slowest) in costs.items()],
+        "",
+        "Served (bench/bench_clubs.py's stored club of 200 matches and 3,000 hands, Flask's test client, 30 "
+        "requests after warm-ups; ``players.json`` reads the same summaries without rating them):",
+        "",
+        "| route | median | p95 |",
+        "|---|---|---|",
+        *[f"| {name} | {median:.1f} ms | {high:.1f} ms |" for name, (median, high) in served.items()],
         "",
     ])
 

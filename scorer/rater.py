@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib.metadata import version
 
 from openskill.models import PlackettLuce
@@ -46,7 +47,7 @@ class OpenSkill:
 
     @property
     def method(self) -> str:
-        return (f"weng-lin plackett-luce (openskill {version('openskill')}): mu {self.mu:g}, "
+        return (f"weng-lin plackett-luce (openskill {_library_version()}): mu {self.mu:g}, "
                 f"sigma {self.sigma:.4g}, beta {self.beta:.4g}, tau {self.tau:.4g}")
 
     def prior(self) -> Skill:
@@ -57,6 +58,12 @@ class OpenSkill:
         teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
         rated = model.rate(teams, ranks=[float(p) for p in places])
         return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+@cache
+def _library_version() -> str:
+    """openskill's version, read once: its metadata is read from the disk (2.5 ms), and a process runs one."""
+    return version("openskill")
 
 
 _MODELS: dict[OpenSkill, PlackettLuce] = {}
