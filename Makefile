@@ -86,6 +86,7 @@ bench: install debs
 	$(PY) bench/bench_pdf.py
 	$(PY) bench/bench_scale.py
 	$(PY) bench/bench_ceiling.py
+	$(PY) bench/bench_ratings.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis node_modules

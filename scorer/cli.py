@@ -17,7 +17,7 @@ import os
 import stat
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .engine.cards import CODES
 from .engine.deals import Board, deal_set, deals_json, read_seed
@@ -29,6 +29,10 @@ from .engine.records import loads, parse_hand, parse_match
 from .engine.rulesets import DEALS
 from .engine.scoring import HandResult, score_hand
 from .engine.standings import Standings, standings
+
+if TYPE_CHECKING:
+    from .engine.ratings import RatedPlayer
+    from .storage.clubs import ClubFile
 
 MAX_FILE_BYTES = MAX_UPLOAD_BYTES  # what the app exports, the command reads (docs/LIMITS.md)
 
@@ -71,6 +75,10 @@ def _parser() -> argparse.ArgumentParser:
     duplicate.add_argument("files", nargs="+", metavar="FILE",
                            help="session files; several files of one deal set rank as one tournament")
     duplicate.set_defaults(run=_duplicate)
+    ratings = commands.add_parser("ratings", help="every roster player's rating from a scarto-club/1 file")
+    ratings.add_argument("--json", action="store_true", help="print scarto-ratings/1")
+    ratings.add_argument("file", metavar="CLUB.json")
+    ratings.set_defaults(run=_ratings)
     serve = commands.add_parser("serve", help="run the web app (waitress), from a checkout or an installed package")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the local network)")
     serve.add_argument("--port", type=int, default=5000)
@@ -202,6 +210,51 @@ def _duplicate(args: argparse.Namespace) -> int:
     return 1 if ranking.unscored else 0
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    """The club file's ratings, highest first (docs/RATINGS.md); no database: the file is read as the app
+    reads it on import, its hands judged, and the ratings computed afresh."""
+    try:
+        club = _club_file(_read(args.file))
+    except (ScartoError, RecursionError) as exc:
+        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+        return 2
+    from . import rater  # openskill, imported only when ratings are asked for
+    from .engine.ratings import file_summaries, rated_players, ratings_document
+
+    keyed = [(match, [seat.casefold() for seat in seated]) for match, seated in club.matches]
+    summaries, seats = file_summaries(keyed, club.results)
+    players = rated_players(rater.club_ratings(summaries, seats), _names(club))
+    if args.json:
+        print(json.dumps(ratings_document(players, rater.DEFAULT.method), ensure_ascii=False))
+    else:
+        _print_ratings(players, sys.stdout)
+    errors = any(result.errors for results in club.results for result in results)
+    return 1 if errors else 0
+
+
+def _club_file(value: Any) -> ClubFile:
+    """A whole club's file read as the app reads it (scorer.storage.clubs, which opens no database); a
+    part of a file written in parts is refused: the ratings need every match, and the roster of part 1."""
+    from .storage.clubs import parse_club  # the club file's reader; it opens no database
+
+    club = parse_club(value)
+    if club.part is not None and club.part.of > 1:
+        raise ScartoError(f"part {club.part.number} of {club.part.of} of a club's file; rate the whole club: "
+                          "open part 1 in the app, add the others, and export it whole or rate it there")
+    return club
+
+
+def _names(club: ClubFile) -> dict[str, str]:
+    """Each roster key (a name in any case) to the roster's name: the roster entry's, or, for a name a
+    match adds, the name as its first match wrote it (as the app's import adds it)."""
+    names: dict[str, str] = {}
+    for _match, seated in club.matches:
+        for seat in seated:
+            names.setdefault(seat.casefold(), seat)
+    names.update((name.casefold(), name) for name, _short in club.players)
+    return names
+
+
 def _serve(args: argparse.Namespace) -> int:
     """The app on waitress with ``make run``'s settings (scorer.serve), the database in ``--instance``."""
     instance = os.path.abspath(args.instance)
@@ -284,6 +337,17 @@ def _print_ranking(ranking: Ranking, out: TextIO) -> None:
 
 def _entrant(name: str, club: str | None) -> str:
     return f"{name} ({club})" if club else name
+
+
+def _print_ratings(players: Sequence[RatedPlayer], out: TextIO) -> None:
+    if not players:
+        out.write("no player has a counted match\n")
+        return
+    width = max(6, *(len(p.name) for p in players))
+    out.write(f"  {'player':<{width}}  {'rating':>6}  {'matches':>7}\n")
+    for p in players:
+        note = "  provisional" if p.provisional else ""
+        out.write(f"  {p.name:<{width}}  {p.rating:>6}  {p.matches:>7}{note}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

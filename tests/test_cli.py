@@ -335,3 +335,105 @@ def test_a_read_error_stays_on_one_line_whatever_the_file_holds(tmp_path: Path) 
         run = subprocess.run([sys.executable, "-m", "scorer", "score", str(bad)], capture_output=True, text=True)
         assert run.returncode == 2
         assert run.stderr.count("\n") == 1 and reason in run.stderr
+
+
+# --- scarto ratings ----------------------------------------------------------------
+
+
+def _club(*matches: dict[str, Any], players: list[Any] | None = None) -> dict[str, Any]:
+    return {"format": "scarto-club/1", "name": "Circolo", "players": players or ["Anna", "Bruno", "Carla"],
+            "matches": list(matches)}
+
+
+def _points(players: list[str], points: list[int], day: str = "2026-12-03", **extra: Any) -> dict[str, Any]:
+    return {"format": "scarto-match/1", "date": day, "players": players, "first_dealer": players[0],
+            "hands": [{"dealer": players[0], "points": dict(zip(players, points, strict=True))}], **extra}
+
+
+def test_ratings_json_is_one_scarto_ratings_object_highest_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    club = _club(_points(["Anna", "Bruno", "Carla"], [40, 20, 18]),
+                 _points(["Carla", "Anna", "Bruno"], [18, 40, 20], "2026-12-04"),
+                 players=["Anna", "Bruno", "Carla", "Dora"])
+    status, out, err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", club))
+    assert (status, err) == (0, "")
+    document = json.loads(out)
+    assert document["format"] == "scarto-ratings/1" and "openskill" in document["method"]
+    assert [p["name"] for p in document["players"]] == ["Anna", "Bruno", "Carla"]  # Dora played no match
+    assert [p["matches"] for p in document["players"]] == [2, 2, 2]
+    assert document["players"][0]["rating"] > document["players"][1]["rating"] > document["players"][2]["rating"]
+    assert all(p["provisional"] for p in document["players"])
+    status, text, _err = _run(capsys, "ratings", _write(tmp_path, "club.json", club))
+    assert status == 0 and text.splitlines()[1].split() == ["Anna", str(document["players"][0]["rating"]), "2",
+                                                           "provisional"]
+
+
+def test_ratings_follow_the_roster_not_the_names_a_match_was_played_under(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A renamed player's old match (its ``roster`` entry) and a merged one's are one history; the
+    seats' order and the dealer change nothing."""
+    renamed = _club(_points(["Anna", "Bruno", "Carla"], [40, 20, 18], roster={"Bruno": "Bruno Bianchi"}),
+                    _points(["Anna", "Bruno Bianchi", "Carla"], [18, 40, 20], "2026-12-04"),
+                    players=["Anna", "Bruno Bianchi", "Carla"])
+    one_name = _club(_points(["Carla", "Bruno Bianchi", "Anna"], [18, 20, 40]),
+                     _points(["Bruno Bianchi", "Carla", "Anna"], [40, 20, 18], "2026-12-04"),
+                     players=["Anna", "Bruno Bianchi", "Carla"])
+    outputs = []
+    for club in (renamed, one_name):
+        status, out, _err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", club))
+        assert status == 0
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1]
+    assert {p["name"]: p["matches"] for p in outputs[0]["players"]}["Bruno Bianchi"] == 2
+
+
+def test_ratings_of_a_club_with_no_match_print_no_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", _club()))
+    assert status == 0 and json.loads(out)["players"] == []
+    assert _run(capsys, "ratings", _write(tmp_path, "club.json", _club()))[1] == "no player has a counted match\n"
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    ({"format": "scarto-match/1"}, "'scarto-match/1' is not a format this reads"),
+    ({"name": "Circolo", "players": "Anna"}, "players: must be a list of player names"),
+    ({"name": "Circolo", "part": {"file": "ab", "number": 2, "of": 2, "first_match": 3}, "matches": []},
+     "part 2 of 2 of a club's file; rate the whole club"),
+    (b"{", "not JSON"),
+])
+def test_ratings_of_what_is_not_a_whole_club_file_say_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: Any, reason: str) -> None:
+    status, out, err = _run(capsys, "ratings", _write(tmp_path, "bad.json", content))
+    assert status == 2 and out == "" and reason in err and err.startswith("scarto: ")
+
+
+def test_a_table_of_four_is_rated_as_it_was_played(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A four-player match is one result of four places; its winner rated highest, its last lowest."""
+    import random
+
+    from scorer.engine.records import hand_to_dict, parse_match
+    from scorer.engine.rulesets import find_ruleset
+    from scorer.engine.simulation import NAMES, simulate_hand
+    from scorer.engine.standings import standings
+
+    four = find_ruleset("four")
+    rng = random.Random(4)
+    hands = [simulate_hand(four, rng) for _ in range(2)]
+    match = {"format": "scarto-match/1", "date": "2026-12-03", "ruleset": "four", "players": list(NAMES),
+             "first_dealer": hands[0].dealer, "hands": [hand_to_dict(h, in_match=True) for h in hands]}
+    status, out, _err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", _club(match, players=[])))
+    assert status == 0
+    rated = json.loads(out)["players"]
+    totals = dict(zip(NAMES, standings(parse_match(match)).totals, strict=True))
+    assert len(rated) == 4 and {p["matches"] for p in rated} == {1}
+    assert rated[0]["name"] == max(totals, key=totals.__getitem__)
+    assert rated[-1]["name"] == min(totals, key=totals.__getitem__)
+
+
+def test_ratings_of_a_file_with_a_hand_in_error_count_it_for_nothing_and_say_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _points(["Anna", "Bruno", "Carla"], [40, 20, 10])  # 70 points of the pack's 78
+    good = _points(["Anna", "Bruno", "Carla"], [18, 20, 40], "2026-12-04")
+    status, out, _err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", _club(bad, good)))
+    assert status == 1
+    alone = json.loads(_run(capsys, "ratings", "--json", _write(tmp_path, "good.json", _club(good)))[1])
+    assert json.loads(out) == alone

@@ -125,6 +125,26 @@ def test_the_engine_imports_nothing_outside_it() -> None:
     assert arrows == []
 
 
+def _outside_imports(path: Path) -> set[str]:
+    """The top-level packages outside ``scorer`` a module imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {"scorer"}
+
+
+def test_the_rating_maths_sits_on_the_engine_alone() -> None:
+    """``scorer.rater``, between the engine and the rest, is the one module that imports openskill, and
+    imports nothing of ``scorer`` but the engine: the engine decides, the library only computes."""
+    assert "openskill" in _outside_imports(MODULES["scorer.rater"])
+    assert [m for m, path in MODULES.items() if "openskill" in _outside_imports(path)] == ["scorer.rater"]
+    assert all(in_layer(i, "scorer.engine") for i in GRAPH["scorer.rater"])
+    assert "scorer.rater" in GRAPH["scorer.web.clubs_api"] | GRAPH["scorer.cli"]
+
+
 @pytest.mark.parametrize("layer", ["scorer.sheets", "scorer.storage"])
 def test_sheets_and_storage_import_nothing_of_the_web(layer: str) -> None:
     arrows = sorted((m, i) for m, deps in GRAPH.items() if in_layer(m, layer)

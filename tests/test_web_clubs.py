@@ -595,3 +595,78 @@ def test_a_refused_club_form_says_why_at_each_box(client: FlaskClient) -> None:
     page = html.unescape(response.get_data(as_text=True))
     assert response.status_code == 400 and "the name is empty: write one" in page
     assert "player name" not in page and "name:" not in page
+
+
+# --- ratings ---------------------------------------------------------------------
+
+
+def _rated(client: FlaskClient, token: str) -> dict[str, Any]:
+    response = client.get(f"/c/{token}/ratings.json")
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def _rated_file(client: FlaskClient, token: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """What ``scarto ratings --json`` gives for the club's exported file: a fresh computation, no database."""
+    from scorer.cli import main
+
+    path = tmp_path / "club.json"
+    path.write_bytes(client.get(f"/c/{token}/export.json").data)
+    assert main(["ratings", "--json", str(path)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_ratings_after_every_change_are_a_fresh_computation_from_the_clubs_file(
+        app: Flask, client: FlaskClient, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """Edits, deletes, restores, an old match added later, a rename and a merge: the club's
+    ``ratings.json`` is each time what the command line computes from the club's file."""
+    from scorer.storage import store
+    from tests.matchutil import points_match
+
+    tables = [("Anna", "Bruno", "Carla"), ("Anna", "Bruno", "Dora"), ("Elia", "Carla", "Dora"),
+              ("Carla", "Anna", "Bruno")]
+    matches = [{**points_match(3, seed=i, players=t), "date": f"2026-12-{i + 2:02d}"} for i, t in enumerate(tables)]
+    body = client.post("/api/clubs", json={"name": "Bar Sport", "players": ["Anna", "Bruno", "Carla", "Dora", "Elia"],
+                                           "matches": matches}).get_json()
+    edit, view = (body[k].split("/c/")[1].strip("/") for k in ("edit_url", "view_url"))
+    first = _rated(client, view)
+    assert first["format"] == "scarto-ratings/1" and first == _rated(client, edit)
+    assert first == _rated_file(client, view, tmp_path, capsys)
+    assert {p["name"]: p["matches"] for p in first["players"]} == {"Anna": 3, "Bruno": 3, "Carla": 3, "Dora": 2,
+                                                                   "Elia": 1}
+    with app.app_context():
+        db = get_db()
+        club, _ = club_store.find_club(db, edit)
+        match_id = club_store.club_matches(db, club.id)[-1].id  # the oldest
+        key = store.list_hands(db, match_id)[0].key
+        store.update_hand(db, match_id, key, {"dealer": "Anna", "points": {"Anna": 4, "Bruno": 4, "Carla": 70}})
+    edited = _rated(client, view)
+    assert edited != first and edited == _rated_file(client, view, tmp_path, capsys)
+    with app.app_context():
+        store.delete_hand(get_db(), match_id, key)
+    assert _rated(client, view) == _rated_file(client, view, tmp_path, capsys)
+    with app.app_context():
+        store.restore_revision(get_db(), match_id, key, 1)
+    assert _rated(client, view) == first
+    old = {**points_match(3, seed=9, players=("Dora", "Anna", "Bruno")), "date": "2026-11-01"}
+    assert client.post(f"/c/{edit}/matches", json=old).status_code == 201
+    added = _rated(client, view)
+    assert added == _rated_file(client, view, tmp_path, capsys)
+    ids = player_ids(app, edit)
+    with app.app_context():
+        club_store.rename_player(get_db(), club.id, ids["Bruno"], "Bruno Bianchi", None)
+    renamed = _rated(client, view)
+    assert [(p["name"], p["rating"], p["mu"]) for p in renamed["players"]] == [
+        ("Bruno Bianchi" if p["name"] == "Bruno" else p["name"], p["rating"], p["mu"]) for p in added["players"]]
+    assert renamed == _rated_file(client, view, tmp_path, capsys)
+    with app.app_context():
+        club_store.merge_players(get_db(), club.id, ids["Elia"], ids["Bruno"])
+    merged = _rated(client, view)
+    assert "Elia" not in {p["name"] for p in merged["players"]}
+    assert {p["name"]: p["matches"] for p in merged["players"]}["Bruno Bianchi"] == 5
+    assert merged == _rated_file(client, view, tmp_path, capsys)
+
+
+def test_the_ratings_of_no_club_are_404(client: FlaskClient) -> None:
+    response = client.get("/c/nope/ratings.json")
+    assert response.status_code == 404 and response.get_json()["error"] == "not_found"

@@ -131,6 +131,7 @@ READ_TEMPLATES: dict[str, str] = {
     "points.negative": N_("%(value)s is negative; counted points are never below zero"),
     "field.not_text": N_("must be text, not %(kind)s"),
     "field.not_whole": N_("must be a whole number from 1, not %(value)s"),
+    "field.not_number": N_("%(value)s is not a number this can hold"),
     "field.choice": N_("%(value)s is not one of %(allowed)s"),
     # TRANSLATORS: JSON as the file must hold it: keep it as it is.
     "end.shape": N_('must be {"hands": N} or {"target": N}'),

@@ -13,8 +13,10 @@ from typing import Any
 
 from flask import Blueprint
 
+from .. import rater
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_HANDS
+from ..engine.ratings import rated_players, ratings_document
 from ..engine.records import hand_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
 from ..storage import clubs as club_store
@@ -101,6 +103,21 @@ def club_part(token: str) -> Any:
     except ScartoError as exc:
         return read_refusal(exc)
     return {"added": added, "matches": count}, 201
+
+
+@bp.get("/c/<token>/ratings.json")
+def club_ratings(token: str) -> Any:
+    """``scarto-ratings/1``: every roster player's rating from all the club's counted matches, computed
+    afresh (docs/RATINGS.md), the same object ``scarto ratings --json`` prints for the club's file."""
+    db = get_db()
+    try:
+        club, _can_edit = club_store.find_club(db, token)
+    except store.NotFound:
+        return refuse(404, "not_found", NOT_FOUND)
+    ratings = rater.club_ratings(club_store.summaries(db, club.id), club_store.seats(db, club.id),
+                                 club=club.view_token)
+    names = {p.id: p.name for p in club_store.roster(db, club.id, merged=True)}
+    return ratings_document(rated_players(ratings, names), rater.DEFAULT.method)
 
 
 @bp.post("/m/<token>/hands.json")
