@@ -357,8 +357,16 @@ def file_name(title: str) -> str:
 
 
 def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
-    """A file name people recognise: the match title and date, safe for every system."""
-    return file_name(" ".join(part for part in (title or fallback, date or "") if part))
+    """A file name people recognise: the match title and date, safe for every system.
+
+    The title gives way to the date, not the other way: a long title is cut so that the date
+    (what tells one week's file from the next) stays whole.
+    """
+    name = file_name(title or fallback)
+    suffix = file_name(date) if date else ""
+    if not suffix:
+        return name
+    return f"{name[:59 - len(suffix)].rstrip('-')}-{suffix}"
 
 
 def disposition(kind: str, name: str) -> str:
