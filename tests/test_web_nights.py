@@ -149,6 +149,20 @@ def test_rounds_wait_for_every_table_or_are_forced_with_a_reason(app: Flask, cli
     assert "The night is over" in page
 
 
+def test_the_ranking_is_so_far_while_the_night_is_played_and_final_once_it_is_over(client: FlaskClient) -> None:
+    club, _ = new_club(client)
+    edit, view = new_night(client, club, rounds=1)
+    tables = night(client, edit)["rounds"][0]["tables"]
+    for table in tables[:-1]:
+        play_table(client, table)
+    playing = client.get(f"/n/{view}/?lang=it").get_data(as_text=True)
+    assert "<h2>Classifica finora</h2>" in playing and "Classifica finale" not in playing
+    play_table(client, tables[-1])
+    over = client.get(f"/n/{view}/?lang=it").get_data(as_text=True)
+    assert "<h2>Classifica finale</h2>" in over and "finora" not in over
+    assert "<h2>Final ranking</h2>" in client.get(f"/n/{edit}/?lang=en").get_data(as_text=True)
+
+
 @pytest.mark.parametrize(("change", "where"), [
     ({"players": ["Anna", "Bruno"]}, "players"),
     ({"players": ["Anna", "Bruno", "anna"]}, "players[2]"),
