@@ -351,6 +351,19 @@ def test_a_required_key_given_as_null_is_missing() -> None:
     assert str(caught.value) == "dealer: missing: every hand names its dealer"
 
 
+@pytest.mark.parametrize("where", ["dealer", "ultimo", "points"])
+def test_a_name_past_the_limit_anywhere_is_told_with_the_limit_not_echoed(where: str) -> None:
+    data = {**_points(), "ruleset": {"ultimo": True}}
+    long = "Anna" * 2500
+    if where == "points":
+        data["points"] = {long: 31, "Bruno": 22, "Carla": 25}
+    else:
+        data[where] = long
+    with pytest.raises(ReadError) as caught:
+        parse_hand(data)
+    assert str(caught.value).endswith(": a name is at most 40 characters; this one has 10000")
+
+
 def test_a_trick_past_the_card_limit_is_a_read_error_told_with_the_limit() -> None:
     """The trick list of canonical codes is read on a fast path: it keeps the limit too."""
     data = _full()

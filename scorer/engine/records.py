@@ -270,6 +270,8 @@ def _player(value: object, players: tuple[str, ...], where: str) -> str:
     if value in players:
         return value
     name = player_name(value)
+    if len(name) > MAX_NAME:  # the name limit holds wherever a name stands, and is told rather than echoed
+        raise ReadError.of("players.too_long", where, length=len(name), most=MAX_NAME)
     if name not in players:
         raise ReadError.of("player.unknown", where, name=repr(value), players=", ".join(players))
     return name
