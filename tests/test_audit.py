@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.engine.audit import annulled, ruled_record, sort_hand, steps, what_if
+from scorer.engine.audit import annulled, annulled_record, ruled_record, sort_hand, steps, what_if
 from scorer.engine.cards import CODES
 from scorer.engine.errors import ReadError
 from scorer.engine.records import hand_to_dict, loads, parse_hand
@@ -117,3 +117,15 @@ def test_a_ruling_kept_as_a_revision_scores_as_its_what_if(name: str) -> None:
 
 def test_a_ruling_needs_a_full_record() -> None:
     assert ruled_record(_result("classic-captured"), {1: 0}) is None
+
+
+@pytest.mark.parametrize("name", ["classic-breach", "four-valid-1", "piccolo-captured", "ultimo-bagatto-tricks",
+                                  "saari-honours", "classic-points"])
+def test_an_annulled_hand_kept_as_a_revision_scores_nothing(name: str) -> None:
+    """Counted points, each player the base (19½ at a table of four): everyone scores nothing."""
+    result = _result(name)
+    kept = annulled_record(result.record)
+    assert kept.form == "points" and kept.ultimo is None
+    judged = score_hand(kept)
+    assert judged.problems == () and judged.scores() == annulled(result)
+    assert parse_hand(hand_to_dict(kept)) == kept

@@ -168,6 +168,19 @@ def test_a_what_if_is_recorded_as_a_revision_the_history_can_undo(client: FlaskC
     assert client.get(f"/m/{edit}/export.json").get_json()["hands"][0] == before
 
 
+def test_an_annulled_what_if_is_recorded_as_a_revision_scoring_nothing(client: FlaskClient) -> None:
+    edit, _view, key = _stored_breach(client)
+    audit = f"/m/{edit}/hands/{key}/audit?annul=1"
+    assert 'name="annul" value="1"' in client.get(audit).get_data(as_text=True)
+    response = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", {"version": "1", "annul": "1"}, page_url=audit)
+    assert response.status_code == 303
+    assert "Recorded as version 2 of the hand: the hand annulled." in client.get(
+        response.headers["Location"]).get_data(as_text=True)
+    assert client.get(f"/m/{edit}/export.json").get_json()["hands"][0]["points"] == {
+        "Anna": 26, "Bruno": 26, "Carla": 26}
+    assert set(client.get(f"/m/{edit}/standings.json").get_json()["hands"][0]["scores"].values()) == {0}
+
+
 def test_a_ruling_on_a_hand_changed_meanwhile_records_nothing(client: FlaskClient) -> None:
     edit, view, key = _stored_breach(client)
     audit = f"/m/{edit}/hands/{key}/audit?award=4-2"

@@ -114,3 +114,10 @@ def _awarded(result: HandResult, awards: dict[int, int]) -> Replay | None:
 def annulled(result: HandResult) -> dict[str, Fraction]:
     """An annulled hand scores nothing for anyone."""
     return {p: Fraction(0) for p in result.record.players}
+
+
+def annulled_record(record: HandRecord) -> HandRecord:
+    """An annulled hand as a record to keep as its revision: counted points, each player the base (the
+    pack's total shared equally), so that everyone scores nothing and nobody wins the ``ultimo``."""
+    return replace(record, tricks=None, discard=None, talon=None, captured=None, honours=None, sizes=None,
+                   ultimo=None, points=dict.fromkeys(record.players, record.ruleset.base))

@@ -18,7 +18,7 @@ from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
 
-from ..engine.audit import AuditStep, annulled, ruled_record, steps, what_if
+from ..engine.audit import AuditStep, annulled, annulled_record, ruled_record, steps, what_if
 from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
@@ -160,13 +160,14 @@ def _hand_audit_page(token: str, row: store.MatchRow, hand: store.HandRow, resul
 
 @bp.post("/m/<token>/hands/<key>/audit/ruling")
 def record_ruling(token: str, key: str) -> Any:
-    """The audit's "what if" (tricks awarded to other players) kept as a new revision of the hand, which
-    the hand's history can undo by restoring the version before."""
+    """The audit's "what if" (tricks awarded to other players, or the hand annulled) kept as a new revision
+    of the hand, which the hand's history can undo by restoring the version before."""
     load_match(token, edit=True)  # 403 for the view-only link
     row, hand, result, number = _stored(token, key)
     form = VersionForm()
     awards = {t: s for t, s in _awards(request.form.getlist("award")).items() if _valid_award(result, t, s)}
-    ruled = ruled_record(result, awards) if awards else None
+    annul = request.form.get("annul") == "1" and result.counts is not None
+    ruled = annulled_record(result.record) if annul else ruled_record(result, awards) if awards else None
     if not form.validate() or ruled is None or hand.deleted_at is not None:
         problem = next(iter(form.version.errors), None) or _("Choose a trick to award before recording it.")
         return _hand_audit_page(token, row, hand, result, number, status=400, problem=str(problem))
@@ -180,7 +181,8 @@ def record_ruling(token: str, key: str) -> Any:
             "This hand was changed from another phone while you were looking at it: nothing was recorded. "
             "Here it is as saved now."))
     players = result.record.players
-    told = ", ".join(_("trick %(n)s to %(name)s", n=t, name=players[s]) for t, s in sorted(awards.items()))
+    told = _("the hand annulled") if annul else ", ".join(
+        _("trick %(n)s to %(name)s", n=t, name=players[s]) for t, s in sorted(awards.items()))
     flash(_("Recorded as version %(v)s of the hand: %(ruling)s. To undo it, restore version %(old)s.",
             v=saved.version, ruling=told, old=hand.version))
     return redirect(url_for("history.hand_history", token=token, key=key), 303)
