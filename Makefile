@@ -6,8 +6,10 @@ HOST   ?= 127.0.0.1
 PORT   ?= 5000
 STAMP  := $(VENV)/.installed
 # Debian packages the tests need: Chromium for browser tests, poppler to read PDFs back,
-# Pango for WeasyPrint, HarfBuzz's subsetter (renders ~4x faster), a font.
-DEBS   := chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+# Pango for WeasyPrint, HarfBuzz's subsetter (renders ~4x faster), a font, and LibreOffice Calc without
+# its windows, to open the CSV files as a spreadsheet does.
+DEBS   := chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
+          libreoffice-calc-nogui
 # The translations: the .po files are the source (in git), the .mo files are compiled from them.
 I18N   := scorer/translations
 MO     := $(patsubst %.po,%.mo,$(wildcard $(I18N)/*/LC_MESSAGES/messages.po))

@@ -6,12 +6,16 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from scorer.engine.audit import annulled, sort_hand, steps, what_if
+import pytest
+
+from scorer.engine.audit import annulled, annulled_record, ruled_record, sort_hand, steps, what_if
 from scorer.engine.cards import CODES
-from scorer.engine.records import parse_hand
+from scorer.engine.errors import ReadError
+from scorer.engine.records import hand_to_dict, loads, parse_hand
 from scorer.engine.scoring import score_hand
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hands"
+NAMES = sorted(p.stem for p in FIXTURES.glob("*.json"))
 
 
 def _result(name: str):  # type: ignore[no-untyped-def]
@@ -76,3 +80,52 @@ def test_awarding_the_fools_trick_to_the_fools_player_keeps_the_sum() -> None:
     changed = what_if(result, {trick.number: trick.fool_seat})
     assert changed is not None
     assert sum(c.card_points for c in changed) == 78 and sum(c.score for c in changed) == 0
+
+
+def _full_records() -> list[str]:
+    """The fixtures that are full records with no error: those a "what if" can rule on."""
+    names = []
+    for name in NAMES:
+        try:
+            result = score_hand(parse_hand(loads((FIXTURES / f"{name}.json").read_bytes())))
+        except ReadError:
+            continue
+        if result.replay is not None and result.counts:
+            names.append(name)
+    return names
+
+
+@pytest.mark.parametrize("name", _full_records())
+def test_a_ruling_kept_as_a_revision_scores_as_its_what_if(name: str) -> None:
+    """Every trick of every full fixture given in turn to each other player (the Fool's and the last
+    trick's too): the piles kept as the hand's captured form score exactly as the "what if" said."""
+    result = score_hand(parse_hand(loads((FIXTURES / f"{name}.json").read_bytes())))
+    seats = range(len(result.record.players))
+    for trick in result.replay.tricks:
+        for seat in seats:
+            if seat == trick.winner:
+                continue
+            ruled = ruled_record(result, {trick.number: seat})
+            assert ruled is not None and ruled.form == "captured" and ruled.tricks is None
+            judged = score_hand(ruled)
+            assert not judged.has_errors, (trick.number, seat, judged.problems)
+            expected = what_if(result, {trick.number: seat})
+            assert expected is not None
+            assert judged.scores() == {c.name: c.score for c in expected}
+            assert hand_to_dict(parse_hand(hand_to_dict(ruled))) == hand_to_dict(ruled)  # it is a record
+
+
+def test_a_ruling_needs_a_full_record() -> None:
+    assert ruled_record(_result("classic-captured"), {1: 0}) is None
+
+
+@pytest.mark.parametrize("name", ["classic-breach", "four-valid-1", "piccolo-captured", "ultimo-bagatto-tricks",
+                                  "saari-honours", "classic-points"])
+def test_an_annulled_hand_kept_as_a_revision_scores_nothing(name: str) -> None:
+    """Counted points, each player the base (19½ at a table of four): everyone scores nothing."""
+    result = _result(name)
+    kept = annulled_record(result.record)
+    assert kept.form == "points" and kept.ultimo is None
+    judged = score_hand(kept)
+    assert judged.problems == () and judged.scores() == annulled(result)
+    assert parse_hand(hand_to_dict(kept)) == kept

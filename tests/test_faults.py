@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
 import socket
 import sqlite3
 import subprocess
@@ -25,7 +24,7 @@ from flask.testing import FlaskClient
 from scorer import create_app
 from scorer.storage import db as database
 from scorer.web import context, safety
-from scorer.web.sheets import number_cell
+from scorer.web.context import decimal_cell, exact_cell
 from tests.matchutil import points_match
 from tests.serverutil import Client, Server
 from tests.webutil import csrf_token, start_match
@@ -307,23 +306,32 @@ def test_head_is_answered_on_the_entry_pages(client: FlaskClient) -> None:
 # --- spreadsheet cells ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("value", "cell"), [
-    (Fraction(-77, 3), "-25 2/3"), (Fraction(1, 3), "0 1/3"), (Fraction(58, 3), "19 1/3"), (Fraction(-1, 2), "-0 1/2"),
-    (Fraction(31), 31), (Fraction(-4), -4),
+@pytest.mark.parametrize(("value", "mark", "cell"), [
+    (Fraction(-77, 3), ",", "-25,67"), (Fraction(1, 3), ",", "0,33"), (Fraction(58, 3), ".", "19.33"),
+    (Fraction(-1, 2), ".", "-0.50"), (Fraction(1, 8), ",", "0,13"), (Fraction(-1, 300), ",", "0,00"),
+    (Fraction(31), ",", "31,00"), (Fraction(-4), ".", "-4.00"), (Fraction(123456, 3), ",", "41152,00"),
 ])
-def test_csv_numbers_are_numbers_not_dates_or_formulas(value: Fraction, cell: Any) -> None:
-    assert number_cell(value) == cell
+def test_csv_numbers_are_decimals_to_two_places_in_the_languages_mark(value: Fraction, mark: str, cell: str) -> None:
+    assert decimal_cell(value, mark) == cell
+
+
+@pytest.mark.parametrize(("value", "cell"), [
+    (Fraction(-77, 3), "−25⅔"), (Fraction(1, 3), "⅓"), (Fraction(58, 3), "19⅓"), (Fraction(-1, 2), "−½"),
+    (Fraction(43, 12), "3 7⁄12"), (Fraction(7, 12), "7⁄12"), (Fraction(31), 31), (Fraction(-4), -4),
+])
+def test_exact_csv_numbers_are_text_no_spreadsheet_takes_for_a_date_or_a_formula(value: Fraction, cell: Any) -> None:
+    assert exact_cell(value) == cell
 
 
 def test_the_standings_csv_has_no_cell_a_spreadsheet_takes_for_a_date_or_a_formula(client: FlaskClient) -> None:
-    data = points_match(3)
+    data = {**points_match(3), "language": "en"}
     data["hands"][0]["points"] = {"Anna": "58/3", "Bruno": "77/3", "Carla": "99/3"}
     token = _token(client.post("/api/matches", json=data))
-    rows = list(csv.reader(io.StringIO(client.get(f"/m/{token}/standings.csv").get_data(as_text=True))))
-    cells = [cell for row in rows[1:] for cell in row]
-    assert not [c for c in cells if re.fullmatch(r"[-+]?\d+/\d+", c)], cells  # 1/3: a date; -77/3: a formula
+    text = client.get(f"/m/{token}/standings.csv").get_data(as_text=True)
+    cells = [cell for row in list(csv.reader(io.StringIO(text)))[1:] for cell in row]
+    assert not [c for c in cells if "/" in c], cells  # 1/3: a date; -77/3: a formula
     assert not [c for c in cells if c[:1] in ("=", "+", "@")]
-    assert "19 1/3" in cells
+    assert "19⅓" in cells and "19.33" in cells
 
 
 def test_with_trusted_hosts_set_another_host_is_our_400_page(tmp_path: Path) -> None:

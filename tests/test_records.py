@@ -302,12 +302,75 @@ def test_read_errors_of_other_forms(data: Any, message: str) -> None:
     ("[" * 100_000, "not JSON (nested too deeply)"),
     ('{"n": ' + "9" * 5000 + "}", "not usable JSON (a number with too many digits)"),
     (r'["\ud800"]', r"not text: holds an escaped lone surrogate (\ud800-\udfff)"),
+    ('{"points": {"Anna": NaN}}', "not JSON (NaN is not a JSON number)"),
+    ('[Infinity]', "not JSON (Infinity is not a JSON number)"),
+    (b'{"n": -Infinity}', "not JSON (-Infinity is not a JSON number)"),
+    ('{"players": ["Anna"]}'.encode("utf-16"), "not UTF-8 text"),  # with its byte-order mark
+    ('{"players": ["Anna"]}'.encode("utf-16-le"), "not UTF-8 text"),  # without: valid UTF-8, NULs between
+    ('{"players": ["Anna"]}'.encode("utf-32"), "not UTF-8 text"),
 ])
 def test_loads_errors(text: str | bytes, message: str) -> None:
     with pytest.raises(ReadError) as caught:
         loads(text)
     assert str(caught.value) == message
     assert told_from_its_template(caught.value)
+
+
+def test_a_file_in_utf16_is_a_read_error_however_it_comes() -> None:
+    """Python's reader guesses UTF-16 from the bytes; RECORD.md reads UTF-8 only, so another
+    program given the same file agrees it is unreadable."""
+    text = hand_to_dict(parse_hand(_points()))
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+        with pytest.raises(ReadError, match="not UTF-8 text"):
+            loads(dumps(text).encode(encoding))
+    assert loads(b"\xef\xbb\xbf" + dumps(text).encode()) == text  # UTF-8 with its mark is read
+
+
+@pytest.mark.parametrize("key", ["format", "ruleset", "number", "notes", "recorded_at", "ultimo", "talon",
+                                 "discard", "captured", "honours", "sizes", "tricks"])
+def test_an_optional_key_given_as_null_is_read_as_absent(key: str) -> None:
+    data = {**_points(), key: None}
+    record = parse_hand(data)
+    assert record == parse_hand(_points())
+    assert record.ruleset_given == "classic"
+
+
+def test_null_is_absent_inside_a_ruleset_a_trick_and_a_stake() -> None:
+    assert parse_hand({**_points(), "ruleset": {"preset": None, "overtrump": None}}).ruleset == PRESETS["classic"]
+    data = _full()
+    data["tricks"][0] = {"leader": "Anna", "cards": None}
+    with pytest.raises(ReadError, match=r"^tricks\[0\]: missing cards$"):
+        parse_hand(data)
+    assert parse_match({**_match(), "stake": {"per_point": "0.10", "currency": None}}).stake == Stake(
+        Decimal("0.10"), "EUR")
+
+
+def test_a_required_key_given_as_null_is_missing() -> None:
+    with pytest.raises(ReadError) as caught:
+        parse_hand({**_points(), "dealer": None})
+    assert str(caught.value) == "dealer: missing: every hand names its dealer"
+
+
+@pytest.mark.parametrize("where", ["dealer", "ultimo", "points"])
+def test_a_name_past_the_limit_anywhere_is_told_with_the_limit_not_echoed(where: str) -> None:
+    data = {**_points(), "ruleset": {"ultimo": True}}
+    long = "Anna" * 2500
+    if where == "points":
+        data["points"] = {long: 31, "Bruno": 22, "Carla": 25}
+    else:
+        data[where] = long
+    with pytest.raises(ReadError) as caught:
+        parse_hand(data)
+    assert str(caught.value).endswith(": a name is at most 40 characters; this one has 10000")
+
+
+def test_a_trick_past_the_card_limit_is_a_read_error_told_with_the_limit() -> None:
+    """The trick list of canonical codes is read on a fast path: it keeps the limit too."""
+    data = _full()
+    data["tricks"][3]["cards"] = ["KS"] * 81
+    with pytest.raises(ReadError) as caught:
+        parse_hand(data)
+    assert str(caught.value) == "tricks[3].cards: 81 cards in one list; the pack has 78"
 
 
 # --- matches ----------------------------------------------------------------------

@@ -110,8 +110,8 @@ def test_a_switch_object_keeps_the_preset_name_and_changes_only_its_switch() -> 
     ({"top_trump": "t21"}, 'ruleset.top_trump: "t21" is not a value of top_trump (use "T20", "T21")'),
     ({"discard": "dummett"}, 'ruleset.discard: "dummett" is not a value of discard (use "classic", '
                              '"rulesheet", "saari")'),
-    ({"fool_last_trick": None}, 'ruleset.fool_last_trick: null is not a value of fool_last_trick (use "kept", '
-                                '"captured")'),
+    ({"fool_last_trick": 0}, 'ruleset.fool_last_trick: 0 is not a value of fool_last_trick (use "kept", '
+                             '"captured")'),  # null is no value either: it is read as absent (RECORD.md)
     (42, "ruleset: must be a preset name or an object of switches"),
     (["classic"], "ruleset: must be a preset name or an object of switches"),
 ])
@@ -198,3 +198,9 @@ FREE = {name: find_ruleset({"preset": name, "fool_discard": "free"}) for name in
 ])
 def test_forbidden_discards(rules: Ruleset, discard: str, kept: str, illegal: set[str]) -> None:
     assert _illegal(rules, discard, kept) == illegal
+
+
+def test_a_switch_given_as_null_is_read_as_absent() -> None:
+    """RECORD.md: an optional key given as null is absent; in a ruleset object, the preset's value stands."""
+    assert find_ruleset({"preset": "saari", "fool_last_trick": None}) == PRESETS["saari"]
+    assert find_ruleset({"preset": None, "overtrump": True}) == find_ruleset({"overtrump": True})

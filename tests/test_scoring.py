@@ -112,6 +112,22 @@ def test_fool_forfeit_when_its_player_captured_nothing() -> None:
     assert shape is not None and shape.forfeit and shape.trick is None
 
 
+def test_an_ultimo_claimed_by_the_player_whose_fool_was_forfeited_says_why() -> None:
+    """The Fool lies in Bruno's pile, but it went to the winner of its trick: the sentence says
+    so, not that the pile holds neither card."""
+    rules = find_ruleset({"preset": "saari", "ultimo": "bagatto_or_fool"})
+    dealt = deal(rules, random.Random(1), {1: [Card.parse(c) for c in LOW.split()]})
+    record = play_hand(rules, dealt, random.Random(1), players=PLAYERS, dealer=0)
+    receiver = score_hand(record).exchange
+    assert receiver is not None and receiver.forfeit and receiver.fool_player == "Bruno"
+    for form in (captured_form(record), honours_form(record)):
+        problem, = score_hand(replace(form, ultimo="Bruno")).problems
+        assert (problem.code, problem.player) == ("ultimo_claim", "Bruno")
+        assert problem.message == (f"Bruno is named as winning the last-trick bonus, but Bruno won no trick: the "
+                                   f"Fool went to {receiver.winner}.")
+        assert score_hand(replace(form, ultimo=receiver.winner)).problems == ()
+
+
 def test_without_forfeit_the_fool_alone_counts_four() -> None:
     result = score_hand(_forfeit_hand("classic"))
     assert result.exchange is not None and not result.exchange.forfeit

@@ -10,6 +10,7 @@ import pytest
 from scorer.engine.cards import CODES, Card
 from scorer.engine.records import HandRecord, Trick
 from scorer.engine.rulesets import PRESETS, Ruleset, find_ruleset
+from scorer.engine.scoring import score_hand
 from scorer.engine.simulation import (
     captured_form,
     captured_piles,
@@ -258,6 +259,17 @@ def test_a_record_in_progress() -> None:
                                                                                               "card_count"}
 
 
+def test_a_trick_count_problem_carries_no_trick_field() -> None:
+    """RECORD.md's problem table gives ``trick_count`` no fields: the trick is in the sentence only."""
+    record = _legal(seed=4)
+    assert record.tricks is not None
+    broken = replace(_with_trick(record, 6, Trick(record.tricks[6].cards[:2], record.tricks[6].leader)),
+                     discard=None)
+    first = validate(broken).problems[0]
+    assert first.code == "trick_count" and "Trick 7" in first.message
+    assert first.to_dict() == {"code": "trick_count", "severity": "error", "message": first.message}
+
+
 def test_problem_to_dict_leaves_out_what_does_not_apply() -> None:
     problem = Problem("revoke", "violation", "Trick 4: ...", trick=4, player="Carla", card=Card.parse("CB"),
                       proof_trick=5, proof_card=0)
@@ -307,11 +319,9 @@ def test_honours_errors() -> None:
     record = honours_form(_legal())
     assert record.honours is not None and record.sizes is not None
     pip = Card.parse("5S")
-    listed = replace(record, honours={**record.honours, "Anna": (*record.honours["Anna"], pip)})
-    problem, = validate(listed).problems
-    assert (problem.code, problem.card) == ("card_count", pip)
-    assert problem.message == ("The Five of Swords (5S) is not a counting card; list only Kings, Queens, Cavaliers, "
-                               "Jacks, the Bagatto, the Angel and the Fool.")
+    twice = replace(record, honours={**record.honours, "Anna": (*record.honours["Anna"], pip),
+                                     "Bruno": (*record.honours["Bruno"], pip)})
+    assert [p.code for p in validate(twice).problems] == ["duplicate_card"]
     short = replace(record, sizes={**record.sizes, "Bruno": record.sizes["Bruno"] - 1})
     assert [p.message for p in validate(short).problems] == ["The pile sizes add up to 77 cards; the pack has 78."]
     missing = replace(record, honours={**record.honours, "Anna": ()})
@@ -320,6 +330,18 @@ def test_honours_errors() -> None:
                    honours={"Anna": record.honours["Anna"][:2], "Bruno": record.honours["Bruno"],
                             "Carla": record.honours["Carla"] + record.honours["Anna"][2:]})
     assert "pile_sizes" in {p.code for p in validate(tiny).problems}
+
+
+def test_an_honours_list_with_a_one_point_card_is_read_as_one_of_the_piles_cards() -> None:
+    """RECORD.md: a one-point card listed too is one of that pile's cards and changes nothing."""
+    record = honours_form(_legal())
+    assert record.honours is not None
+    pile = captured_form(_legal()).captured
+    assert pile is not None
+    pips = tuple(c for c in pile["Anna"] if c not in record.honours["Anna"])[:2]
+    listed = replace(record, honours={**record.honours, "Anna": (*record.honours["Anna"], *pips)})
+    assert validate(listed).problems == ()
+    assert score_hand(listed).scores() == score_hand(record).scores()
 
 
 def test_points_must_add_up_to_the_deck() -> None:

@@ -175,7 +175,7 @@ def _deep_key(key: str, depth: int) -> bytes:
     (_deep_key("title", 33), "application/json", 400, "body: nested more than 32 levels deep"),
     (_deep_key("title", 20), "application/json", 400, "title: must be text, not a list"),
     (b"{\"players\": [" + b"1" * 5000 + b"]}", "application/json", 400, "a number with too many digits"),
-    (b"{\"players\": NaN}", "application/json", 400, "players: must be a list"),
+    (b"{\"players\": NaN}", "application/json", 400, "body: not JSON (NaN is not a JSON number)"),
     (b'{"title": "\\ud800", "players": []}', "application/json", 400,
      "body: not text: holds an escaped lone surrogate"),
     (b'{"players": ["\\udc00x", "B", "C"]}', "application/json", 400, "holds an escaped lone surrogate"),

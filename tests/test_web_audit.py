@@ -133,6 +133,67 @@ def test_stored_hand_audit(client: FlaskClient) -> None:
     assert client.get(f"/m/wrong/hands/{key}/audit").status_code == 404
 
 
+def _stored_breach(client: FlaskClient) -> tuple[str, str, str]:
+    """classic-breach stored as the one hand of a match: (edit token, view token, hand key)."""
+    body = json.loads((FIXTURES / "classic-breach.json").read_text())
+    match = {"format": "scarto-match/1", "players": body["players"], "first_dealer": "Bruno", "ruleset": "classic",
+             "hands": [{k: v for k, v in body.items() if k not in ("format", "players", "ruleset")}]}
+    created = client.post("/api/matches", json=match).json
+    edit, view = (created[k].rstrip("/").split("/m/")[1] for k in ("edit_url", "view_url"))
+    key = re.search(r"/hands/([0-9a-f]+)/", client.get(f"/m/{edit}/").get_data(as_text=True)).group(1)
+    return edit, view, key
+
+
+def test_a_what_if_is_recorded_as_a_revision_the_history_can_undo(client: FlaskClient) -> None:
+    edit, view, key = _stored_breach(client)
+    audit = f"/m/{edit}/hands/{key}/audit?award=4-2"
+    page = client.get(audit).get_data(as_text=True)
+    ruled = re.search(r'<td>Carla</td><td class="num">[^<]+</td><td class="num">([^<]+)</td>', page).group(1)
+    assert 'id="record-ruling"' in page and 'name="award" value="4-2"' in page
+    assert 'id="record-ruling"' not in client.get(f"/m/{view}/hands/{key}/audit?award=4-2").get_data(as_text=True)
+    before = client.get(f"/m/{edit}/export.json").get_json()["hands"][0]
+    response = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", {"version": "1", "award": "4-2"},
+                      page_url=audit)
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/hands/{key}/history")
+    history = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Recorded as version 2 of the hand: trick 4 to Carla. To undo it, restore version 1." in history
+    after = client.get(f"/m/{edit}/export.json").get_json()["hands"][0]
+    assert "captured" in after and "tricks" not in after and after["dealer"] == before["dealer"]
+    standings = client.get(f"/m/{edit}/standings.json").get_json()
+    assert str(standings["hands"][0]["scores"]["Carla"]) == ruled.replace("−", "-")
+    # the history undoes it: version 1, trick by trick, is the hand again
+    undo = submit(client, f"/m/{edit}/hands/{key}/restore/1", {"version": "2"},
+                  page_url=f"/m/{edit}/hands/{key}/history")
+    assert undo.status_code == 303
+    assert client.get(f"/m/{edit}/export.json").get_json()["hands"][0] == before
+
+
+def test_an_annulled_what_if_is_recorded_as_a_revision_scoring_nothing(client: FlaskClient) -> None:
+    edit, _view, key = _stored_breach(client)
+    audit = f"/m/{edit}/hands/{key}/audit?annul=1"
+    assert 'name="annul" value="1"' in client.get(audit).get_data(as_text=True)
+    response = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", {"version": "1", "annul": "1"}, page_url=audit)
+    assert response.status_code == 303
+    assert "Recorded as version 2 of the hand: the hand annulled." in client.get(
+        response.headers["Location"]).get_data(as_text=True)
+    assert client.get(f"/m/{edit}/export.json").get_json()["hands"][0]["points"] == {
+        "Anna": 26, "Bruno": 26, "Carla": 26}
+    assert set(client.get(f"/m/{edit}/standings.json").get_json()["hands"][0]["scores"].values()) == {0}
+
+
+def test_a_ruling_on_a_hand_changed_meanwhile_records_nothing(client: FlaskClient) -> None:
+    edit, view, key = _stored_breach(client)
+    audit = f"/m/{edit}/hands/{key}/audit?award=4-2"
+    stale = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", {"version": "7", "award": "4-2"}, page_url=audit)
+    assert stale.status_code == 409 and "nothing was recorded" in stale.get_data(as_text=True)
+    nothing = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", {"version": "1"}, page_url=audit)
+    assert nothing.status_code == 400 and "Choose a trick to award" in nothing.get_data(as_text=True)
+    refused = submit(client, f"/m/{view}/hands/{key}/audit/ruling", {"version": "1", "award": "4-2"},
+                     page_url=audit)
+    assert refused.status_code == 403
+    assert "tricks" in client.get(f"/m/{edit}/export.json").get_json()["hands"][0]
+
+
 @pytest.mark.parametrize("query", ["?t=" + "9" * 5000, "?award=" + "9" * 5000 + "-1", "?award=1-" + "9" * 5000])
 def test_huge_numbers_in_the_address_never_fail(client: FlaskClient, query: str) -> None:
     link = _audit_link(client, "classic-valid-1")

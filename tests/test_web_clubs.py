@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 from scorer.storage import clubs as club_store
 from scorer.web import get_db
 from tests.seed import dealt_by, match_file
+from tests.spreadsheetutil import open_csv
 from tests.webutil import csrf_token, submit
 
 DEFAULTS = {"preset": "classic", "end_kind": "hands", "end_hands": "6", "end_target": "100",
@@ -312,7 +314,7 @@ def test_the_table_seasons_sorting_csv_and_pdf(app: Flask, client: FlaskClient) 
     assert "Autunno" in page and "Who pays whom" in page and "<form" not in page
     assert client.get(f"/c/{view}/table?sort=per_hand").status_code == 200
     csv_text = client.get(f"/c/{view}/table.csv?season={season}").get_data(as_text=True)
-    assert csv_text.splitlines()[0].startswith("place,player,matches,hands,total,per_hand")
+    assert csv_text.splitlines()[0].startswith("\ufeffPosizione;Giocatore;Partite;Mani;Totale")
     assert len(csv_text.splitlines()) == 4
     pdf = client.get(f"/c/{view}/table.pdf?season={season}")
     assert pdf.status_code == 200 and pdf.data[:5] == b"%PDF-"
@@ -323,6 +325,28 @@ def test_the_table_seasons_sorting_csv_and_pdf(app: Flask, client: FlaskClient) 
     response = submit(client, f"/c/{edit}/seasons/{season}/delete", {}, page_url=f"/c/{edit}/table?season={season}")
     assert response.status_code == 302 and client.get(f"/c/{view}/table?season={season}").status_code == 404
     assert client.get(f"/c/{view}/players.json").get_json()["players"] == all_time
+
+
+def test_the_table_csv_opens_in_a_spreadsheet_as_numbers_in_the_clubs_language(client: FlaskClient,
+                                                                              tmp_path: Path) -> None:
+    """LibreOffice opens the season's table in the club's language (Italian: the decimal comma, ";"
+    between cells): Italian headers, totals and averages as numbers, the exact thirds as text, no date."""
+    edit, view = new_club(client)
+    thirds = {**match_file(0), "hands": [{"dealer": "Anna", "points": {"Anna": "58/3", "Bruno": "77/3", "Carla": 33}},
+                                         {"dealer": "Bruno", "points": {"Anna": 26, "Bruno": 26, "Carla": 26}}]}
+    assert client.post(f"/c/{edit}/matches", json=thirds).status_code == 201
+    response = client.get(f"/c/{view}/table.csv")
+    assert "circolo-arci-di-sempre.csv" in response.headers["Content-Disposition"]
+    head, *rows = open_csv(response.data, "it", tmp_path)
+    assert [c.value for c in head] == ["Posizione", "Giocatore", "Partite", "Mani", "Totale",
+                                       "Totale (frazione esatta)", "Per mano", "Vittorie", "Ultimi posti",
+                                       "Mani date", "Infrazioni"]
+    got = {row[1].value: [(c.kind, c.value) for c in row] for row in rows}
+    assert got["Carla"][:7] == [("float", "1"), ("string", "Carla"), ("float", "1"), ("float", "2"),
+                                ("float", "7"), ("float", "7"), ("float", "3.5")]
+    assert got["Bruno"][4:7] == [("float", "-0.33"), ("string", "−⅓"), ("float", "-0.17")]
+    assert got["Anna"][4:7] == [("float", "-6.67"), ("string", "−6⅔"), ("float", "-3.33")]
+    assert {c.kind for row in rows for c in row} == {"float", "string"}
 
 
 def test_a_refused_season_keeps_what_was_typed_and_says_at_each_field_why(client: FlaskClient) -> None:

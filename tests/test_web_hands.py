@@ -196,12 +196,16 @@ def test_honours_page_shows_only_counting_cards(client: FlaskClient) -> None:
     assert len(cards) == 19 and {"T1", "T20", "M", "KC", "JS"} <= set(cards) and "T21" not in cards
 
 
-def test_honours_with_a_pip_card_is_refused(client: FlaskClient) -> None:
+def test_honours_with_a_pip_card_is_read_as_one_of_the_piles_cards(client: FlaskClient) -> None:
+    """RECORD.md: a one-point card listed with the counting cards is one of the pile's cards."""
+    hand = fixture("classic-honours")
     token = start_match(client)
-    response = record(client, token, "honours", {"dealer": "Bruno", "cards_0": "5C", "rest": "2",
-                                                 "size_0": "21", "size_1": "24"})
-    assert response.status_code == 400
-    assert "is not a counting card" in text(response)
+    honours, sizes = hand["honours"], hand["sizes"]
+    response = record(client, token, "honours", {
+        "dealer": "Bruno", "cards_0": " ".join([*honours["Anna"], "5C"]), "cards_1": " ".join(honours["Bruno"]),
+        "rest": "2", "size_0": str(sizes["Anna"]), "size_1": str(sizes["Bruno"])})
+    assert response.status_code == 302, text(response)
+    assert _stored_scores(client, token, 1) == _scores("classic-honours")
 
 
 # --- live ----------------------------------------------------------------------------------

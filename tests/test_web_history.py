@@ -74,7 +74,9 @@ def test_history_lists_every_revision_with_its_scores(app: Flask, client: FlaskC
     assert re.search(r"<td>Anna</td><td class=\"num\">25</td><td class=\"num\">-1</td>", first)
     assert re.search(r"<td>Bruno</td><td class=\"num\">31</td><td class=\"num\">5</td>", first)
     assert re.search(r"<tr class=\"changed\"><td>Anna</td><td class=\"num\">20</td><td class=\"num\">-6</td>", current)
-    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">[^<]+\(UTC\)</time>', first)
+    # the server says the time in the club zone, named; times.js says it in the phone's own
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" data-local>[^<]+\(UTC\)</time>', first)
+    assert "/static/times.js" in page
     assert "Restore version 1" in first and "Restore version 2" not in page
 
 

@@ -245,3 +245,33 @@ def test_a_name_refused_by_the_reader_is_told_at_its_box_in_words(client: FlaskC
     assert response.status_code == 400 and "players[" not in page
     said = re.search(r'id="player_1-error">([^<]*)</span>', page)
     assert said is not None and said.group(1) == "il nome di un giocatore deve essere un testo non vuoto"
+
+
+@pytest.mark.parametrize(("title", "date", "plain", "whole"), [
+    ("Giovedì al circolo", "2026-11-30", "giovedi-al-circolo-2026-11-30.json",
+     "gioved%C3%AC-al-circolo-2026-11-30.json"),
+    ('Anna\'s "big" night / round 2', "2026-12-04", "anna-s-big-night-round-2-2026-12-04.json",
+     "anna-s-big-night-round-2-2026-12-04.json"),
+    ("Партия в Осаке", "2027-01-02", "2027-01-02.json",
+     "%D0%BF%D0%B0%D1%80%D1%82%D0%B8%D1%8F-%D0%B2-%D0%BE%D1%81%D0%B0%D0%BA%D0%B5-2027-01-02.json"),
+    ("A very long title " * 4, "2026-11-30", "a-very-long-title-a-very-long-title-a-very-long-t-2026-11-30.json",
+     "a-very-long-title-a-very-long-title-a-very-long-t-2026-11-30.json"),
+])
+def test_the_export_is_named_by_the_matchs_title_and_date(client: FlaskClient, title: str, date: str, plain: str,
+                                                          whole: str) -> None:
+    """A week's file told from the next: title and date, safe on every system, whole in filename*."""
+    from tests.matchutil import points_match
+
+    created = client.post("/api/matches", json={**points_match(1, title=title), "date": date})
+    token = created.get_json()["edit_url"].rstrip("/").split("/m/")[1]
+    header = client.get(f"/m/{token}/export.json").headers["Content-Disposition"]
+    assert header == f"attachment; filename=\"{plain}\"; filename*=UTF-8''{whole}"
+
+
+def test_an_untitled_match_exports_as_the_page_is_titled_and_dated(client: FlaskClient) -> None:
+    token = start_match(client)
+    header = client.get(f"/m/{token}/export.json").headers["Content-Disposition"]
+    assert re.fullmatch(r"attachment; filename=\"scarto-match-\d{4}-\d\d-\d\d\.json\"; filename\*=UTF-8''"
+                        r"scarto-match-\d{4}-\d\d-\d\d\.json", header), header
+    italian = client.get(f"/m/{token}/export.json?lang=it").headers["Content-Disposition"]
+    assert "filename=\"partita-a-scarto-" in italian

@@ -9,6 +9,7 @@ import io
 import re
 import subprocess
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from flask.testing import FlaskClient
 from scorer.storage import clubs as club_store
 from scorer.storage import nights as night_store
 from scorer.web import get_db
+from tests.spreadsheetutil import open_csv
 from tests.webutil import csrf_token, submit
 
 NINE = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo", "Zeno"]
@@ -147,6 +149,20 @@ def test_rounds_wait_for_every_table_or_are_forced_with_a_reason(app: Flask, cli
     page = client.get(f"/n/{view}/").get_data(as_text=True)
     assert "Ugo left early" in page and "La serata è finita" not in page  # the page's language is the phone's
     assert "The night is over" in page
+
+
+def test_the_ranking_is_so_far_while_the_night_is_played_and_final_once_it_is_over(client: FlaskClient) -> None:
+    club, _ = new_club(client)
+    edit, view = new_night(client, club, rounds=1)
+    tables = night(client, edit)["rounds"][0]["tables"]
+    for table in tables[:-1]:
+        play_table(client, table)
+    playing = client.get(f"/n/{view}/?lang=it").get_data(as_text=True)
+    assert "<h2>Classifica finora</h2>" in playing and "Classifica finale" not in playing
+    play_table(client, tables[-1])
+    over = client.get(f"/n/{view}/?lang=it").get_data(as_text=True)
+    assert "<h2>Classifica finale</h2>" in over and "finora" not in over
+    assert "<h2>Final ranking</h2>" in client.get(f"/n/{edit}/?lang=en").get_data(as_text=True)
 
 
 @pytest.mark.parametrize(("change", "where"), [
@@ -424,9 +440,33 @@ def test_the_sheets_read_back(client: FlaskClient) -> None:
     assert "Giovedì: Risultati" in text and "Turno 1" in text
     for line in night(client, edit)["ranking"]:
         assert line["name"] in text
-    rows = list(csv.reader(io.StringIO(client.get(f"/n/{view}/results.csv").get_data(as_text=True))))
-    assert rows[0][:5] == ["place", "player", "total", "match_points", "hands"]
+    text = client.get(f"/n/{view}/results.csv").get_data(as_text=True).removeprefix("\ufeff")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))  # Italian: the decimal comma
+    assert rows[0][:6] == ["Posizione", "Giocatore", "Totale", "Totale (frazione esatta)", "Punti partita", "Mani"]
     assert [r[1] for r in rows[1:]] == [line["name"] for line in night(client, edit)["ranking"]]
+
+
+def test_the_results_csv_opens_in_a_spreadsheet_as_numbers_in_the_clubs_language(client: FlaskClient,
+                                                                                 tmp_path: Path) -> None:
+    """Seven players: a table of four scores in halves (a base of 19½). LibreOffice in Italian reads
+    every total as a number beside its exact value as text, the headers in Italian, no date."""
+    club, _ = new_club(client)
+    edit, view = new_night(client, club, players=NINE[:7], rounds=1)
+    for table in night(client, edit)["rounds"][0]["tables"]:
+        play_table(client, table, hands=1 if len(table["players"]) == 4 else None)  # one hand: 25 - 19½
+    head, *rows = open_csv(client.get(f"/n/{view}/results.csv").data, "it", tmp_path)
+    assert [c.value for c in head] == ["Posizione", "Giocatore", "Totale", "Totale (frazione esatta)",
+                                       "Punti partita", "Mani", "Turno 1: tavolo", "Turno 1: totale",
+                                       "Turno 1: totale (frazione esatta)", "Turno 1: posto"]
+    ranking = night(client, edit)["ranking"]
+    assert [r[1].value for r in rows] == [line["name"] for line in ranking]
+    halves = [r for r in rows if r[3].kind == "string"]  # the table of four: its totals in halves
+    assert len(halves) == 4 and all(r[3].value.endswith("½") for r in halves)
+    assert all(float(r[2].value) == float(r[3].value.replace("½", ".5").replace("−", "-")) for r in halves)
+    assert all(r[2].kind == "float" and r[2].value.endswith(".5") for r in halves)
+    assert [c.kind for c in halves[0][4:10]] == ["float", "float", "float", "float", "string", "float"]
+    assert ("float", "1.33") in [(r[4].kind, r[4].value) for r in rows]  # match points of the four: 4/3
+    assert {c.kind for row in rows for c in row} == {"float", "string"}
 
 
 def test_the_night_counts_in_the_clubs_statistics_and_season(client: FlaskClient) -> None:

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorer.engine.limits import MAX_UPLOAD_BYTES
 from tests.matchutil import points_match
+from tests.spreadsheetutil import open_csv
 from tests.webutil import csrf_token, start_match, submit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hands"
@@ -156,13 +157,43 @@ def test_view_token_cannot_import(client: FlaskClient) -> None:
 
 
 def test_standings_csv(client: FlaskClient) -> None:
-    created = client.post("/api/matches", json=points_match(2))
+    created = client.post("/api/matches", json={**points_match(2), "language": "en"})
     token = created.json["edit_url"].rstrip("/").split("/m/")[1]
     response = client.get(f"/m/{token}/standings.csv")
     assert response.mimetype == "text/csv"
-    lines = response.get_data(as_text=True).splitlines()
-    assert lines[0].startswith("hand,dealer,Anna points")
+    lines = response.get_data(as_text=True).removeprefix("\ufeff").splitlines()
+    assert lines[0].startswith("Hand,Dealer,Anna · Card points,Anna · Card points (exact fraction),Bruno")
     assert len(lines) == 3 and lines[1].startswith("1,Anna,")
+
+
+HEADS = {"it": ("Mano", "Mazziere", "Anna · Punti carta"), "en": ("Hand", "Dealer", "Anna · Card points"),
+         "de": ("Spiel", "Geber", "Anna · Kartenpunkte"), "fi": ("Jako", "Jakaja", "Anna · Korttipisteet"),
+         "es": ("Mano", "Repartidor", "Anna · Puntos de cartas")}
+
+
+EXACT = {"it": "frazione esatta", "en": "exact fraction", "de": "exakter Bruch", "fi": "tarkka murtoluku",
+         "es": "fracción exacta"}
+
+
+@pytest.mark.parametrize("language", list(HEADS))
+def test_the_standings_csv_opens_in_a_spreadsheet_as_numbers_in_the_pages_language(
+        client: FlaskClient, tmp_path: Path, language: str) -> None:
+    """LibreOffice opens the file in the match's language: headers in that language, every score a
+    number to two places (the Italian decimal comma too), beside the exact thirds as text; no date."""
+    data = {**points_match(2), "language": language}
+    data["hands"][0]["points"] = {"Anna": "58/3", "Bruno": "77/3", "Carla": "99/3"}
+    token = client.post("/api/matches", json=data).json["edit_url"].rstrip("/").split("/m/")[1]
+    head, first, second = open_csv(client.get(f"/m/{token}/standings.csv").data, language, tmp_path)
+    assert tuple(c.value for c in head[:3]) == HEADS[language] and {c.kind for c in head} == {"string"}
+    assert len(head) == 21 and head[3].value == f"{HEADS[language][2]} ({EXACT[language]})"
+    assert [(c.kind, c.value) for c in first[:2]] == [("float", "1"), ("string", "Anna")]
+    # the decimal columns (card points, scores, totals), each followed by its exact value
+    assert [(c.kind, c.value) for c in first[2:20:2]] == [("float", v) for v in (
+        "19.33", "25.67", "33", "-6.67", "-0.33", "7", "-6.67", "-0.33", "7")]
+    assert [c.value for c in first[3:20:2]] == ["19⅓", "25⅔", "33", "−6⅔", "−⅓", "7", "−6⅔", "−⅓", "7"]
+    assert {c.kind for c in first[3:20:2] if not c.value.isdigit()} == {"string"}
+    assert second[0].value == "2" and [c.value for c in second[14:20:2]] == ["-20.67", "-2.33", "23"]
+    assert not [c for row in (first, second) for c in row if c.kind not in ("float", "string")]
 
 
 def test_file_names_in_any_script_travel_as_latin1_headers(client: FlaskClient) -> None:
@@ -176,10 +207,11 @@ def test_file_names_in_any_script_travel_as_latin1_headers(client: FlaskClient) 
 
 
 def test_csv_names_are_not_formulas(client: FlaskClient) -> None:
-    created = client.post("/api/matches", json=points_match(1, players=("=HYPERLINK(1)", "+B", "Carla")))
+    created = client.post("/api/matches", json={**points_match(1, players=("=HYPERLINK(1)", "+B", "Carla")),
+                                                "language": "en"})
     token = created.json["edit_url"].rstrip("/").split("/m/")[1]
     text = client.get(f"/m/{token}/standings.csv").get_data(as_text=True)
-    assert "'=HYPERLINK(1) points" in text and "'+B points" in text and ",=" not in text
+    assert "'=HYPERLINK(1) · Card points" in text and "'+B · Card points" in text and ",=" not in text
     assert "\n1,'=HYPERLINK(1)," in text  # the dealer's cell too
 
 

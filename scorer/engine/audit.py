@@ -13,7 +13,7 @@ from fractions import Fraction
 from .cards import BATONS, COINS, CUPS, FOOL_INDEX, FOOL_SUIT, SUIT, SWORDS, TRUMP, CardIndex, Seat
 from .records import HandRecord
 from .rulesets import Ruleset
-from .scoring import HandResult, PlayerCount, count
+from .scoring import HandResult, PlayerCount, count, piles_from_replay
 from .validation import PlayedTrick, Problem, Replay, Validation, fool_kept
 
 SUIT_ORDER = (TRUMP, FOOL_SUIT, CUPS, COINS, BATONS, SWORDS)
@@ -75,15 +75,49 @@ def what_if(result: HandResult, awards: dict[int, int]) -> tuple[PlayerCount, ..
     Play is not replayed: the cards stay as played, only whose pile a trick goes to
     changes (with the Fool's exchange following the new winner).
     """
+    changed = _awarded(result, awards)
+    if changed is None:
+        return None
+    return count(result.record, Validation(result.problems, changed)).counts
+
+
+def ruled_record(result: HandResult, awards: dict[int, int]) -> HandRecord | None:
+    """The hand as the table rules it in a "what if", to be kept as a revision of the hand: each
+    player's pile with the awarded tricks in it, in the ``captured`` form (RECORD.md).
+
+    Not a full record: a trick's winner follows from its cards, so no list of tricks can say that
+    the table gave it to someone else; the piles can, and score as the "what if" does. The Fool
+    lies where the form wants it, in its player's pile (a forfeited one too: the sizes say so).
+    """
+    changed = _awarded(result, awards)
+    if changed is None:
+        return None
+    record = result.record
+    piles, exchange, ultimo = piles_from_replay(record, changed)
+    if exchange is not None and exchange.forfeit:
+        piles[record.players.index(exchange.winner)].remove(FOOL_INDEX)
+        piles[record.players.index(exchange.fool_player)].append(FOOL_INDEX)
+    return replace(record, tricks=None, discard=None, talon=None, ultimo=ultimo,
+                   captured={p: tuple(piles[i]) for i, p in enumerate(record.players)})
+
+
+def _awarded(result: HandResult, awards: dict[int, int]) -> Replay | None:
+    """The replay with the awarded tricks' winners changed, the cards as played."""
     if result.replay is None or result.counts is None:
         return None
     tricks = tuple(
         replace(t, winner=Seat(awards[t.number])) if t.number in awards else t for t in result.replay.tricks
     )
-    changed = Replay(tricks, result.replay.discard, result.replay.complete)
-    return count(result.record, Validation(result.problems, changed)).counts
+    return Replay(tricks, result.replay.discard, result.replay.complete)
 
 
 def annulled(result: HandResult) -> dict[str, Fraction]:
     """An annulled hand scores nothing for anyone."""
     return {p: Fraction(0) for p in result.record.players}
+
+
+def annulled_record(record: HandRecord) -> HandRecord:
+    """An annulled hand as a record to keep as its revision: counted points, each player the base (the
+    pack's total shared equally), so that everyone scores nothing and nobody wins the ``ultimo``."""
+    return replace(record, tricks=None, discard=None, talon=None, captured=None, honours=None, sizes=None,
+                   ultimo=None, points=dict.fromkeys(record.players, record.ruleset.base))

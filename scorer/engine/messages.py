@@ -35,8 +35,6 @@ TEMPLATES: dict[str, str] = {
     "card_count.discard_size": N_("The discard has %(count)s cards; the dealer discards exactly %(talon)s."),
     "card_count.missing": N_("%(Card)s (%(code)s) is missing from the record."),
     "card_count.no_pile": N_("%(Card)s (%(code)s) is in no pile."),
-    "card_count.not_counting": N_("%(Card)s (%(code)s) is not a counting card; list only Kings, Queens, "
-                                  "Cavaliers, Jacks, the Bagatto, the Angel and the Fool."),
     "card_count.sizes_total": N_("The pile sizes add up to %(total)s cards; the pack has %(pack)s."),
     "trick_count.cards": N_("Trick %(trick)s has %(count)s cards; each trick has one card from each of the "
                             "%(players)s players."),
@@ -56,6 +54,8 @@ TEMPLATES: dict[str, str] = {
                                "does not hold the Bagatto."),
     "ultimo_claim.bagatto_or_fool": N_("%(player)s is named as winning the last-trick bonus, but %(player)s's "
                                        "pile holds neither the Bagatto nor the Fool."),
+    "ultimo_claim.fool_forfeited": N_("%(player)s is named as winning the last-trick bonus, but %(player)s won "
+                                      "no trick: the Fool went to %(name)s."),
     "illegal_discard.king": N_("%(player)s (dealer) discarded %(card)s: a King may never be discarded."),
     "illegal_discard.angel": N_("%(player)s (dealer) discarded %(card)s: the Angel (XX) may never be "
                                 "discarded."),
@@ -94,6 +94,8 @@ READ_TEMPLATES: dict[str, str] = {
     "json.syntax": N_("not JSON (%(reason)s at line %(line)s, column %(column)s)"),
     "json.too_deep": N_("not JSON (nested too deeply)"),
     "json.long_number": N_("not usable JSON (a number with too many digits)"),
+    # TRANSLATORS: %(name)s is NaN, Infinity or -Infinity as written in the file; keep it.
+    "json.constant": N_("not JSON (%(name)s is not a JSON number)"),
     "record.not_object": N_("must be a JSON object, not %(kind)s"),
     "record.format": N_("%(given)s is not a format this reads (expected %(expected)s)"),
     "record.hands": N_("must be a list of hand records"),

@@ -115,28 +115,56 @@ class MatchRecord:
 
 
 def loads(text: str | bytes, where: str = "") -> Any:
-    """JSON text to a value; ReadError that says where the JSON breaks."""
+    """JSON text to a value; ReadError that says where the JSON breaks.
+
+    Bytes are read as UTF-8 and nothing else (RECORD.md): Python's reader would guess UTF-16
+    or UTF-32 from the first bytes, so a file another program cannot read would be read here.
+    ``NaN`` and ``Infinity`` are JavaScript, not JSON: Python's reader takes them as numbers.
+    """
     # a leading byte-order mark is ignored (RECORD.md): editors on Windows write one
+    # a NUL is valid UTF-8 but never in JSON text: it is UTF-16 or UTF-32 without a mark, read as UTF-8
+    if isinstance(text, bytes) and b"\x00" in text or isinstance(text, str) and "\x00" in text:
+        raise ReadError.of("json.not_utf8", where)
     if isinstance(text, bytes):
-        text = text.removeprefix(b"\xef\xbb\xbf")
+        try:
+            text = text.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ReadError.of("json.not_utf8", where) from exc
     else:
         text = text.removeprefix("\ufeff")
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_not_a_number)
         # JSON may escape half a surrogate pair ("\ud800"): Python reads it into a str that is
         # not text and fails later when written; refuse it here, where the input is read.
         json.dumps(value, ensure_ascii=False).encode("utf-8")
         return value
+    except NotJSON as exc:
+        raise ReadError.of("json.constant", where, name=exc.args[0]) from None
     except UnicodeEncodeError as exc:
         raise ReadError.of("json.lone_surrogate", where) from exc
-    except UnicodeDecodeError as exc:
-        raise ReadError.of("json.not_utf8", where) from exc
     except json.JSONDecodeError as exc:
         raise ReadError.of("json.syntax", where, reason=exc.msg, line=exc.lineno, column=exc.colno) from exc
     except RecursionError as exc:
         raise ReadError.of("json.too_deep", where) from exc
     except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
         raise ReadError.of("json.long_number", where) from exc
+
+
+class NotJSON(Exception):
+    """``NaN``, ``Infinity`` or ``-Infinity`` met while reading (not a ValueError: the reader's own
+    errors are, and this one must not be taken for them)."""
+
+
+def _not_a_number(name: str) -> Any:
+    raise NotJSON(name)
+
+
+def present(obj: dict[str, Any]) -> dict[str, Any]:
+    """The object without its keys given as ``null``: RECORD.md reads an optional key given as null
+    as absent (so a required one given as null is missing, and told so)."""
+    if None not in obj.values():  # the common case: nothing to take out
+        return obj
+    return {key: value for key, value in obj.items() if value is not None}
 
 
 def parse_hand(data: object) -> HandRecord:
@@ -184,7 +212,7 @@ def parse_match(data: object) -> MatchRecord:
 def _object(data: object, where: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ReadError.of("record.not_object", where.rstrip(".") or "record", kind=_kind(data))
-    return data
+    return present(data)
 
 
 def _check_format(obj: dict[str, Any], expected: str) -> None:
@@ -251,6 +279,8 @@ def _player(value: object, players: tuple[str, ...], where: str) -> str:
     if value in players:
         return value
     name = player_name(value)
+    if len(name) > MAX_NAME:  # the name limit holds wherever a name stands, and is told rather than echoed
+        raise ReadError.of("players.too_long", where, length=len(name), most=MAX_NAME)
     if name not in players:
         raise ReadError.of("player.unknown", where, name=repr(value), players=", ".join(players))
     return name
@@ -333,7 +363,7 @@ def _tricks(value: object, players: tuple[str, ...], ruleset: Ruleset, where: st
         # the fast path, for what the project writes: canonical codes, leaders exactly named
         if type(trick) is dict:
             raw, leader = trick.get("cards"), trick.get("leader")
-            if type(raw) is list and (leader is None or leader in players):
+            if type(raw) is list and len(raw) <= MAX_CARDS and (leader is None or leader in players):
                 try:
                     cards = tuple([canonical[code] for code in raw])
                 except (KeyError, TypeError):
@@ -354,6 +384,7 @@ def _trick(trick: object, players: tuple[str, ...], ruleset: Ruleset, where: str
         return Trick(_cards(trick, ruleset, where))
     if not isinstance(trick, dict):
         raise ReadError.of("trick.not_object", where, kind=_kind(trick))
+    trick = present(trick)
     if "cards" not in trick:
         raise ReadError.of("trick.no_cards", where)
     leader = trick.get("leader")
@@ -432,6 +463,8 @@ def _choice(obj: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str | No
 def _end(value: object) -> dict[str, int] | None:
     if value is None:
         return None
+    if isinstance(value, dict):
+        value = present(value)
     if not isinstance(value, dict) or len(value) != 1 or not ({"hands", "target"} >= value.keys()):
         raise ReadError.of("end.shape", "end")
     (key, number), = value.items()
@@ -450,6 +483,7 @@ def _stake(value: object) -> Stake | None:
         return None
     if not isinstance(value, dict):
         raise ReadError.of("stake.shape", "stake")
+    value = present(value)
     amount = value.get("per_point")
     if isinstance(amount, bool) or not isinstance(amount, (str, int, float)):
         raise ReadError.of("stake.amount", "stake.per_point")

@@ -227,6 +227,7 @@ def find_ruleset(spec: object = None, where: str = "ruleset") -> Ruleset:
         return _preset(spec, where)
     if not isinstance(spec, dict):
         raise UnknownRuleset.of("ruleset.kind", where)
+    spec = {name: value for name, value in spec.items() if value is not None}  # null is absent (RECORD.md)
     base = _preset(spec.get("preset", "classic"), f"{where}.preset")
     changes: dict[str, Any] = {}
     for name, value in spec.items():

@@ -131,7 +131,7 @@ def count(record: HandRecord, checked: Validation) -> HandResult:
     """Count a record that has no errors (``checked`` is its validation)."""
     if record.tricks is not None:
         assert checked.replay is not None
-        piles, exchange, ultimo = _piles_from_replay(record, checked.replay)
+        piles, exchange, ultimo = piles_from_replay(record, checked.replay)
         counts = _count_piles(record, piles, exchange, ultimo)
     elif record.captured is not None:
         assert checked.shape is not None
@@ -146,7 +146,9 @@ def count(record: HandRecord, checked: Validation) -> HandResult:
     return HandResult(record, checked.problems, counts, exchange, checked.replay)
 
 
-def _piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[CardIndex]], Exchange | None, str | None]:
+def piles_from_replay(record: HandRecord, replay: Replay) -> tuple[list[list[CardIndex]], Exchange | None, str | None]:
+    """Each seat's pile as the tricks leave it (the Fool as the rules settle it), the exchange, the
+    ``ultimo`` winner."""
     rules = record.ruleset
     players = record.players
     dealer = players.index(record.dealer)

@@ -41,6 +41,22 @@ from .rulesets import Ruleset
 ERROR = "error"
 VIOLATION = "violation"
 VIOLATION_CODES = ("illegal_discard", "revoke", "failed_to_trump", "failed_to_overtrump")
+RESULT_FIELDS: dict[str, tuple[str, ...]] = {
+    "duplicate_card": ("card",),
+    "card_count": ("card",),
+    "trick_count": (),
+    "wrong_leader": ("trick", "player"),
+    "points_total": (),
+    "pile_sizes": (),
+    "ultimo_claim": ("player",),
+    "illegal_discard": ("player", "card"),
+    "revoke": ("trick", "player", "card"),
+    "failed_to_trump": ("trick", "player", "card"),
+    "failed_to_overtrump": ("trick", "player", "card"),
+}
+"""RECORD.md's problem table: the fields a ``scarto-result/1`` problem of each code carries. A problem
+may know more (the trick with the wrong number of cards, for the pages to point at), but the file
+says only what the contract promises."""
 
 
 @dataclass(frozen=True)
@@ -69,11 +85,12 @@ class Problem:
     def to_dict(self) -> dict[str, Any]:
         """The ``problems[]`` entry of ``scarto-result/1``; fields that don't apply are left out."""
         out: dict[str, Any] = {"code": self.code, "severity": self.severity}
-        if self.trick is not None:
+        fields = RESULT_FIELDS.get(self.code, ("trick", "player", "card"))
+        if self.trick is not None and "trick" in fields:
             out["trick"] = self.trick
-        if self.player is not None:
+        if self.player is not None and "player" in fields:
             out["player"] = self.player
-        if self.card is not None:
+        if self.card is not None and "card" in fields:
             out["card"] = CODES[self.card]
         out["message"] = self.message
         return out
@@ -518,6 +535,10 @@ def _ultimo_claim(record: HandRecord, piles: Mapping[str, tuple[CardIndex, ...]]
         if shape.forfeit:
             if shape.owed_to == seat:
                 return []
+            if shape.fool_seat == seat and shape.owed_to is not None:
+                # the Fool lies in this pile, but it is not this player's to claim: say why
+                return [problem("ultimo_claim", ERROR, "ultimo_claim.fool_forfeited", player=name,
+                                name=record.players[shape.owed_to])]
         elif FOOL_INDEX in pile:
             return []
         return [problem("ultimo_claim", ERROR, "ultimo_claim.bagatto_or_fool", player=name)]
@@ -562,11 +583,8 @@ def _check_honours(record: HandRecord) -> Validation:
     rules = record.ruleset
     honours = record.honours or {}
     sizes = record.sizes or {}
-    listed = [c for p in record.players for c in honours[p]]
+    # a one-point card listed too is one of the pile's cards (RECORD.md): it counts as one either way
     problems = _pack_once(record, honours, counting_cards(rules))
-    problems += [
-        problem("card_count", ERROR, "card_count.not_counting", card=c) for c in listed if VALUE[c] == 1
-    ]
     total = sum(sizes.values())
     if total != rules.pack_size:
         problems.append(problem("card_count", ERROR, "card_count.sizes_total", total=total, pack=rules.pack_size))

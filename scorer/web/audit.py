@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
 
-from ..engine.audit import AuditStep, annulled, steps, what_if
+from ..engine.audit import AuditStep, annulled, annulled_record, ruled_record, steps, what_if
 from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
@@ -26,6 +26,7 @@ from ..storage import links, store
 from .context import (
     audit_url,
     decode_record,
+    entry_key,
     get_db,
     load_match,
     make_pdf,
@@ -33,7 +34,7 @@ from .context import (
     pdf_turn,
     sheet_name,
 )
-from .forms import Form, TextBox
+from .forms import Form, TextBox, VersionForm
 from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
@@ -65,10 +66,10 @@ def _small_number(text: str) -> bool:
     return text.isdecimal() and len(text) <= 3
 
 
-def _awards() -> dict[int, int]:
+def _awards(values: list[str] | None = None) -> dict[int, int]:
     """``?award=4-2``: trick 4 goes to seat 2 (repeatable); malformed values are ignored."""
     awards: dict[int, int] = {}
-    for value in request.args.getlist("award"):
+    for value in request.args.getlist("award") if values is None else values:
         trick, _sep, seat = value.partition("-")
         if _small_number(trick) and _small_number(seat):
             awards[int(trick)] = int(seat)
@@ -101,14 +102,25 @@ def _step(all_steps: list[AuditStep]) -> tuple[int, AuditStep | None]:
     return number, all_steps[number - 1] if number else None
 
 
+@dataclass(frozen=True)
+class Ruling:
+    """Where a stored hand's "what if" is recorded as its revision, and the version the page shows."""
+
+    url: str
+    version: int
+    problem: str | None = None
+    """Why the last try was not recorded (the hand changed meanwhile)."""
+
+
 def _render(result: HandResult, *, link: Any, title: str, pdf_url: str | None, back_url: str | None,
-            status: int = 200) -> tuple[str, int]:
+            status: int = 200, ruling: Ruling | None = None) -> tuple[str, int]:
     problems = result.problems
     all_steps = steps(result.record, result.replay, problems) if result.replay else []
     number, step = _step(all_steps)
     return render_template(
         "audit.html", result=result, record=result.record, steps=all_steps, number=number, step=step,
-        what=_what_if(result), link=link, title=title, pdf_url=pdf_url, back_url=back_url,
+        what=_what_if(result), link=link, title=title, pdf_url=pdf_url, back_url=back_url, ruling=ruling,
+        form=Form(),
     ), status
 
 
@@ -130,13 +142,50 @@ def _stored(token: str, key: str) -> tuple[store.MatchRow, store.HandRow, HandRe
 def hand_audit(token: str, key: str) -> Any:
     """The audit of a recorded hand."""
     row, hand, result, number = _stored(token, key)
+    return _hand_audit_page(token, row, hand, result, number)
 
+
+def _hand_audit_page(token: str, row: store.MatchRow, hand: store.HandRow, result: HandResult, number: int,
+                     *, status: int = 200, problem: str | None = None) -> tuple[str, int]:
     def link(**params: Any) -> str:
-        return url_for("audit.hand_audit", token=token, key=key, **params)
+        return url_for("audit.hand_audit", token=token, key=hand.key, **params)
 
     title = _("Audit of hand %(n)s", n=number) if number else _("Audit of a deleted hand")
-    return _render(result, link=link, title=title, pdf_url=url_for("audit.hand_audit_pdf", token=token, key=key),
-                   back_url=url_for("matches.match_page", token=token))
+    # the edit link may keep a "what if" as the hand's revision; a deleted hand is brought back first
+    ruling = (Ruling(url_for("audit.record_ruling", token=token, key=hand.key), hand.version, problem)
+              if token == row.edit_token and hand.deleted_at is None else None)
+    return _render(result, link=link, title=title, pdf_url=url_for("audit.hand_audit_pdf", token=token, key=hand.key),
+                   back_url=url_for("matches.match_page", token=token), status=status, ruling=ruling)
+
+
+@bp.post("/m/<token>/hands/<key>/audit/ruling")
+def record_ruling(token: str, key: str) -> Any:
+    """The audit's "what if" (tricks awarded to other players, or the hand annulled) kept as a new revision
+    of the hand, which the hand's history can undo by restoring the version before."""
+    load_match(token, edit=True)  # 403 for the view-only link
+    row, hand, result, number = _stored(token, key)
+    form = VersionForm()
+    awards = {t: s for t, s in _awards(request.form.getlist("award")).items() if _valid_award(result, t, s)}
+    annul = request.form.get("annul") == "1" and result.counts is not None
+    ruled = annulled_record(result.record) if annul else ruled_record(result, awards) if awards else None
+    if not form.validate() or ruled is None or hand.deleted_at is not None:
+        problem = next(iter(form.version.errors), None) or _("Choose a trick to award before recording it.")
+        return _hand_audit_page(token, row, hand, result, number, status=400, problem=str(problem))
+    try:
+        saved = store.update_hand(get_db(), row.id, key, hand_to_dict(ruled, in_match=True),
+                                  expected_version=int(form.version.data),
+                                  entry_key=entry_key(request.form.get("entry_key")))
+    except store.Conflict:
+        fresh = store.get_hand(get_db(), row.id, key)
+        return _hand_audit_page(token, row, fresh, _result(fresh.parsed), number, status=409, problem=_(
+            "This hand was changed from another phone while you were looking at it: nothing was recorded. "
+            "Here it is as saved now."))
+    players = result.record.players
+    told = _("the hand annulled") if annul else ", ".join(
+        _("trick %(n)s to %(name)s", n=t, name=players[s]) for t, s in sorted(awards.items()))
+    flash(_("Recorded as version %(v)s of the hand: %(ruling)s. To undo it, restore version %(old)s.",
+            v=saved.version, ruling=told, old=hand.version))
+    return redirect(url_for("history.hand_history", token=token, key=key), 303)
 
 
 @bp.get("/m/<token>/hands/<key>/audit.pdf")

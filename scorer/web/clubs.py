@@ -8,8 +8,6 @@ every hand again.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import secrets
 from dataclasses import dataclass
@@ -39,6 +37,7 @@ from ..storage import clubs as club_store
 from ..storage import store
 from .context import (
     CLUBS_COOKIE,
+    Spreadsheet,
     disposition,
     get_db,
     load_club,
@@ -664,23 +663,20 @@ def table(token: str) -> str:
 
 @bp.get("/c/<token>/table.csv")
 def table_csv(token: str) -> Response:
+    """The season's table as CSV, for a spreadsheet in the club's language: the total to two places
+    beside its exact value as text, the average per hand to two places."""
     tv = table_view(token)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["place", "player", "matches", "hands", "total", "per_hand", "wins", "last", "deals",
-                     "breaches"])
-    for place, row in zip(tv.places(), tv.rows, strict=True):
-        writer.writerow([place, text_cell(tv.view.name(row.key)), row.matches, row.hands, _number(row.total),
-                         _number(row.per_hand), row.wins, row.last, row.deals, row.breach_count])
-    name = _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else 'all time'}")
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": disposition("attachment", f"{name}.csv")})
-
-
-def _number(value: Fraction) -> str:
-    from ..engine.numbers import fraction_json
-
-    return str(fraction_json(value))
+    with force_locale(tv.view.club.settings.get("language") or current_language()):
+        sheet = Spreadsheet()
+        sheet.head([_("Rank"), _("Player"), _("Matches"), _("Hands"), _("Total"),
+                   _("%(column)s (exact fraction)", column=_("Total")), _("Per hand"), _("Wins"), _("Last places"),
+                   _("Deals"), _("Rule breaches")])
+        for place, row in zip(tv.places(), tv.rows, strict=True):
+            sheet.row([place, text_cell(tv.view.name(row.key)), row.matches, row.hands, sheet.decimal(row.total),
+                       sheet.exact(row.total), sheet.decimal(row.per_hand), row.wins, row.last, row.deals,
+                       row.breach_count])
+        season = tv.season.name if tv.season else _("All time")
+    return sheet.response(_file_name(f"{tv.view.club.name} {season}"))
 
 
 @bp.get("/c/<token>/table.pdf")

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import csv
+import io
 import json
+import math
 import os
 import re
 import sqlite3
@@ -18,21 +21,25 @@ import threading
 import unicodedata
 import zlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 from urllib.parse import quote
 
 import segno
+from babel.numbers import get_decimal_symbol
 from flask import Response, abort, current_app, g, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_AUDIT_LINK, MAX_AUDIT_LINK_READ
+from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord, MatchRecord, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import Standings, standings
@@ -368,8 +375,16 @@ def file_name(title: str) -> str:
 
 
 def sheet_name(title: str | None, date: str | None, fallback: str) -> str:
-    """A file name people recognise: the match title and date, safe for every system."""
-    return file_name(" ".join(part for part in (title or fallback, date or "") if part))
+    """A file name people recognise: the match title and date, safe for every system.
+
+    The title gives way to the date, not the other way: a long title is cut so that the date
+    (what tells one week's file from the next) stays whole.
+    """
+    name = file_name(title or fallback)
+    suffix = file_name(date) if date else ""
+    if not suffix:
+        return name
+    return f"{name[:59 - len(suffix)].rstrip('-')}-{suffix}"
 
 
 def disposition(kind: str, name: str) -> str:
@@ -559,3 +574,58 @@ def club_request(token: str) -> tuple[Any, Any, Any]:
 def text_cell(text: str) -> str:
     """A name as a CSV cell a spreadsheet will not run as a formula ("=HYPERLINK(...)")."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def decimal_cell(value: Fraction, mark: str) -> str:
+    """A number to two places (half away from zero) with the language's decimal mark: 19,33 or -25.67.
+
+    Never "58/3": a spreadsheet takes "1/3" for the 1st of March and "-77/3" for a formula.
+    """
+    cents = math.floor(abs(value) * 100 + Fraction(1, 2))
+    sign = "-" if value < 0 and cents else ""
+    return f"{sign}{cents // 100}{mark}{cents % 100:02d}"
+
+
+def exact_cell(value: Fraction) -> int | str:
+    """The exact number: a whole one as that number, else as text no spreadsheet reads as a number,
+    a date or a formula: 19⅓, −25⅔.
+
+    As the sheet writes it (fraction_text), with the minus sign U+2212 (a leading "-" before
+    text starts a formula in Excel) and the fraction slash U+2044 where no glyph exists
+    ("7/12" is a date).
+    """
+    if value.denominator == 1:
+        return value.numerator
+    return fraction_text(value).replace("-", "\u2212").replace("/", "\u2044")
+
+
+class Spreadsheet:
+    """A CSV file written for a spreadsheet in the page's language.
+
+    Italian, German, Finnish and Spanish spreadsheets read "19,33" as a number and split
+    lines at ";" (the comma is their decimal mark); English ones read "19.33" and split at
+    ",". The file starts with a byte-order mark: without it Excel reads UTF-8 names as
+    Latin-1. Build it inside the language's ``force_locale``.
+    """
+
+    def __init__(self) -> None:
+        self.mark = get_decimal_symbol(get_locale() or "en")
+        self.out = io.StringIO()
+        self.out.write("\ufeff")
+        self.writer = csv.writer(self.out, delimiter=";" if self.mark == "," else ",")
+
+    def row(self, cells: Iterable[Any]) -> None:
+        self.writer.writerow(cells)
+
+    def head(self, names: Iterable[str]) -> None:
+        """The header line: the page's words without the soft hyphens that break them in narrow columns."""
+        self.writer.writerow([text_cell(str(name).replace("\u00ad", "")) for name in names])
+
+    def decimal(self, value: Fraction) -> str:
+        return decimal_cell(value, self.mark)
+
+    exact = staticmethod(exact_cell)  # the name the rows read best with: sheet.decimal(v), sheet.exact(v)
+
+    def response(self, name: str) -> Response:
+        return Response(self.out.getvalue(), mimetype="text/csv",
+                        headers={"Content-Disposition": disposition("attachment", f"{name}.csv")})

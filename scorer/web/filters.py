@@ -9,7 +9,7 @@ command uses without Flask, so a sheet says the same either way).
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
@@ -118,8 +118,14 @@ def when(stamp: str) -> str:
     return str(_("%(time)s (%(zone)s)", time=text, zone=str(get_timezone())))
 
 
-def local_time(stamp: str) -> str:
-    return when(stamp)
+def local_time(stamp: str) -> Markup:
+    """A stored UTC time as a ``<time>`` the phone says in its own time zone (static/times.js).
+
+    Without the script the server's words stand: the time in the club's zone, that zone named.
+    """
+    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    utc = moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return Markup('<time datetime="{}" data-local>{}</time>').format(utc, when(stamp))
 
 
 def local_date(stamp: str) -> str:

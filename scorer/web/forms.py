@@ -17,7 +17,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.i18n import messages_path
-from wtforms.validators import Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_END_HANDS, MAX_END_TARGET, MAX_NAME, MAX_PLACE, MAX_TITLE
@@ -337,3 +337,17 @@ def currency_text(text: str) -> str:
     """The currency as typed: a three-letter code in capitals (eur: EUR), anything else as written (Bier)."""
     text = text.strip() or "EUR"
     return text.upper() if len(text) == 3 and text.isascii() and text.isalpha() else text
+
+
+# --- a hand's version -------------------------------------------------------------------
+
+MAX_VERSION = 2**31
+"""Beyond any hand's history; a larger number in a URL is not a version (and not an SQLite integer)."""
+RELOAD = _l("The page did not say which version of the hand it showed. Reload it and try again.")
+
+
+class VersionForm(Form):
+    """The version of the hand the page showed, so that a change made meanwhile is not overwritten."""
+
+    version = IntegerField(validators=[InputRequired(message=RELOAD),
+                                       NumberRange(min=1, max=MAX_VERSION, message=RELOAD)])

@@ -540,6 +540,8 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
     """The result format's problem, told in the page's language, with the labels the page shows."""
     out = problem.to_dict() | {"label": str(PROBLEM_LABELS.get(problem.code, problem.code)),
                                "message": problem_text(problem)}
+    if problem.trick is not None:  # the page points at the trick even where the file format says none
+        out["trick"] = problem.trick
     if problem.card is not None:
         out["card_label"] = card_label(problem.card)
     if problem.proof_trick is not None:

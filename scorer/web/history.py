@@ -17,13 +17,11 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
-from wtforms import IntegerField
-from wtforms.validators import InputRequired, NumberRange
 
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
 from .context import entry_key, get_db, load_match
-from .forms import Form
+from .forms import MAX_VERSION, RELOAD, VersionForm
 from .labels import PROBLEM_LABELS, read_error_text
 
 bp = Blueprint("history", __name__)
@@ -46,19 +44,9 @@ FORM_LABELS = {
     "points": _l("counted points"),
 }
 
-MAX_VERSION = 2**31
-"""Beyond any hand's history; a larger number in a URL is not a version (and not an SQLite integer)."""
 
 _CHANGED = _l("This hand was changed from another phone while you were editing it.")
 """The store's Conflict, in the page's language."""
-_RELOAD = _l("The page did not say which version of the hand it showed. Reload it and try again.")
-
-
-class VersionForm(Form):
-    """The version of the hand the page showed, so that a change made meanwhile is not overwritten."""
-
-    version = IntegerField(validators=[InputRequired(message=_RELOAD),
-                                       NumberRange(min=1, max=MAX_VERSION, message=_RELOAD)])
 
 
 @dataclass(frozen=True)
@@ -220,7 +208,7 @@ def _version(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRo
     form = VersionForm()
     if form.validate():
         return int(form.version.data)
-    message = next(iter(form.version.errors), None) or _RELOAD
+    message = next(iter(form.version.errors), None) or RELOAD
     return _history_page(token, row, can_edit, hand, problem=str(message), status=400)
 
 
@@ -242,7 +230,7 @@ def _retried(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRo
 
 def _not_again(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow) -> Any:
     """A key already used for another kind of change: a damaged form, refused without changing anything."""
-    return _history_page(token, row, can_edit, hand, status=400, problem=str(_RELOAD))
+    return _history_page(token, row, can_edit, hand, status=400, problem=str(RELOAD))
 
 
 # --- pages ------------------------------------------------------------------------

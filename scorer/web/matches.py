@@ -18,7 +18,6 @@ from ..storage import store
 from .context import (
     PAGE_HANDS,
     disposition,
-    file_name,
     get_db,
     load_match,
     match_page_view,
@@ -26,6 +25,7 @@ from .context import (
     recent_tokens,
     remember,
     share_codes,
+    sheet_name,
 )
 from .forms import MatchForm, said_at
 from .kept import kept_answer, kept_frame, kept_part
@@ -123,7 +123,9 @@ def export_json(token: str) -> Response:
     """The match as a ``scarto-match/1`` file (export then import gives the same match)."""
     row, _can_edit = load_match(token)
     data = store.match_data(get_db(), row)
-    name = file_name(row.settings.get("title") or "scarto-match")
+    # named as the page is titled ("Partita di Scarto" when the match has no title) and dated
+    name = sheet_name(row.settings.get("title") or _("Scarto match"), row.settings.get("date") or row.created_at[:10],
+                      "scarto-match")
     return Response(dumps(data), mimetype="application/json",
                     headers={"Content-Disposition": disposition("attachment", f"{name}.json")})
 

@@ -13,7 +13,6 @@ exempt from CSRF and JSON only, as the clubs' is.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from datetime import UTC, datetime
@@ -44,7 +43,17 @@ from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
 from ..storage import nights as night_store
 from ..storage import store
-from .context import club_request, disposition, get_db, load_club, make_pdf, pdf_turn, poll_seconds, text_cell
+from .context import (
+    Spreadsheet,
+    club_request,
+    disposition,
+    get_db,
+    load_club,
+    make_pdf,
+    pdf_turn,
+    poll_seconds,
+    text_cell,
+)
 from .context import file_name as _file_name
 from .forms import Form, Longest, TextBox, choices, typed
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
@@ -333,25 +342,26 @@ def results_csv(token: str) -> Response:
             places = ranking_places(t.totals()) if t.hands else {}
             for name, total in t.totals():
                 at[(name, r)] = (t.table.number, total, places.get(name))
-    out = io.StringIO()
-    writer = csv.writer(out)
-    head = ["place", "player", "total", "match_points", "hands"]
-    for r in range(1, state.current + 1):
-        head += [f"round_{r}_table", f"round_{r}_total", f"round_{r}_place"]
-    writer.writerow(head)
-    for line in state.ranking:
-        row: list[Any] = [line.place, text_cell(line.name), _number(line.total), _number(line.match_points),
-                          line.hands]
+    with force_locale(_language(night)):  # for the club's spreadsheet, as the PDFs are for its room
+        sheet = Spreadsheet()
+        head = [_("Rank"), _("Player"), _("Total"), _("%(column)s (exact fraction)", column=_("Total")),
+                _("Match points"), _("Hands")]
         for r in range(1, state.current + 1):
-            seat = at.get((line.name, r))
-            if seat is None:
-                row += ["bye" if line.name in night.bye(r) else "", "", ""]
-            else:
-                row += [seat[0], _number(seat[1]), "" if seat[2] is None else seat[2]]
-        writer.writerow(row)
-    name = _file_name(night.title) or "night"
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": disposition("attachment", f"{name}.csv")})
+            total = _("Round %(n)s: total", n=r)
+            head += [_("Round %(n)s: table", n=r), total, _("%(column)s (exact fraction)", column=total),
+                     _("Round %(n)s: place", n=r)]
+        sheet.head(head)
+        for line in state.ranking:
+            row: list[Any] = [line.place, text_cell(line.name), sheet.decimal(line.total), sheet.exact(line.total),
+                              sheet.decimal(line.match_points), line.hands]
+            for r in range(1, state.current + 1):
+                seat = at.get((line.name, r))
+                if seat is None:
+                    row += [_("bye") if line.name in night.bye(r) else "", "", "", ""]
+                else:
+                    row += [seat[0], sheet.decimal(seat[1]), sheet.exact(seat[1]), "" if seat[2] is None else seat[2]]
+            sheet.row(row)
+    return sheet.response(_file_name(night.title) or "night")
 
 
 # --- the JSON interface ------------------------------------------------------------------

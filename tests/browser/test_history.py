@@ -52,3 +52,34 @@ def test_history_and_deleted_hands(page: Any, live_server: str, taps: Taps, shot
     shot("deleted-hands")
     taps.tap("text=Bring it back")
     expect(page.locator("table.standings tbody tr")).to_have_count(6)
+
+
+def test_revision_times_are_in_the_phones_own_time_zone(browser: Any, browser_context_args: dict[str, Any],
+                                                        live_server: str) -> None:
+    """The history said "15:37 (UTC)" to a table in Tokyo (or Rome): the phone's clock says 00:37."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    context = browser.new_context(**{**browser_context_args, "timezone_id": "Asia/Tokyo"})
+    page = context.new_page()
+    try:
+        match_url = seeded(page, live_server, hands=3)
+        page.goto(match_url)
+        page.locator("table.standings tbody tr:nth-child(2) a").first.click()
+        page.locator("#history").click()
+        time = page.locator("ol.revisions time").first
+        stamp = time.get_attribute("datetime")
+        assert stamp is not None and stamp.endswith("Z")
+        tokyo = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(ZoneInfo("Asia/Tokyo"))
+        expect(time).to_contain_text(f"{tokyo.day}, {tokyo.year}, {tokyo.hour % 12 or 12}:{tokyo:%M}")  # Dec 7, 1:40 AM
+        expect(time).not_to_contain_text("UTC")
+        assert "(UTC)" in (time.get_attribute("title") or "")  # the server's words, zone named
+        page.goto(page.url + "?lang=it")
+        month = "gen feb mar apr mag giu lug ago set ott nov dic".split()[tokyo.month - 1]
+        expect(page.locator("ol.revisions time").first).to_have_text(f"{tokyo.day} {month} {tokyo.year}, {tokyo:%H:%M}")
+        page.locator("text=Elimina la mano").first.click()
+        page.goto(match_url + "deleted")
+        expect(page.locator(".deleted-hands time").first).to_contain_text(tokyo.strftime("%Y"))
+        expect(page.locator(".deleted-hands time").first).not_to_contain_text("UTC")
+    finally:
+        context.close()

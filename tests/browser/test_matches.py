@@ -39,6 +39,24 @@ def test_create_a_match(page: Any, live_server: str, taps: Taps, shot: Any) -> N
     shot("home")
 
 
+def test_counting_cards_open_from_the_match_page_in_one_tap(page: Any, live_server: str, shot: Any) -> None:
+    """The counting-cards entry ("Carte di valore") was reached only through another entry's tabs."""
+    url = start_match(page, live_server, Taps(page))
+    for width in (320, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.goto(url + "?lang=it")
+        button = page.locator("#record-honours")
+        expect(button).to_have_text("Carte di valore")
+        expect(button).to_be_in_viewport()
+        assert no_overflow(page) == []
+        shot(f"match-entries-{width}")
+    taps = Taps(page)
+    taps.tap("#record-honours")
+    assert page.url.endswith("/hands/new/honours")
+    expect(page.locator("#to-honours")).to_have_attribute("aria-current", "page")
+    assert taps.count == 1
+
+
 def test_view_only_link_refuses_edits(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
     url = start_match(page, live_server, taps)
     page.goto(url + "share")
