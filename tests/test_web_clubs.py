@@ -405,6 +405,25 @@ def test_hands_json_for_any_match(client: FlaskClient) -> None:
     assert len(standings["hands"]) == 3 and standings["hands"][2]["problems"]
 
 
+def test_hands_json_honours_the_idempotency_key(app: Flask, client: FlaskClient) -> None:
+    token = client.post("/api/matches", json={**match_file(3), "hands": []}).get_json()["edit_url"].split(
+        "/m/")[1].strip("/")
+    key = {"Idempotency-Key": "program-hand-0001"}
+    hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 28, "Carla": 20}}
+    answers = [client.post(f"/m/{token}/hands.json", json=hand, headers=key) for _ in range(2)]
+    assert [(a.status_code, a.get_json()) for a in answers] == [(201, {"number": 1})] * 2  # the first answer again
+    other = client.post(f"/m/{token}/hands.json", json={**hand, "points": {"Anna": 10, "Bruno": 10, "Carla": 58}},
+                        headers=key)
+    assert other.status_code == 409
+    assert other.get_json()["error"] == "key_reused"
+    assert "already used for another request" in other.get_json()["message"]
+    assert "nothing was saved" in other.get_json()["message"]
+    export = client.get(f"/m/{token}/export.json").get_json()
+    assert [h["points"]["Anna"] for h in export["hands"]] == [30]
+    again = client.post(f"/m/{token}/hands.json", json=hand, headers={"Idempotency-Key": "program-hand-0002"})
+    assert again.get_json() == {"number": 2}  # another key: another hand
+
+
 def test_a_club_file_imported_in_the_browser(client: FlaskClient) -> None:
     edit, _view = new_club(client)
     client.post(f"/c/{edit}/matches", json=match_file(6))

@@ -323,10 +323,17 @@ def _m011_summary_file_sizes(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE clubs ADD COLUMN file_matches INTEGER")
 
 
+def _m012_entry_digests(db: sqlite_utils.Database) -> None:
+    """Beside each change's idempotency key, the digest of the body it came with (store.body_digest): the
+    key then replays only that body, and the same key with another body is refused instead of being
+    answered as if it had been saved. Changes stored before have none (taken as the same body)."""
+    db.execute("ALTER TABLE revisions ADD COLUMN entry_digest TEXT")
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes,
-                               _m011_summary_file_sizes]
+                               _m011_summary_file_sizes, _m012_entry_digests]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""
