@@ -614,3 +614,19 @@ def test_a_refused_club_form_says_why_at_each_box(client: FlaskClient) -> None:
     page = html.unescape(response.get_data(as_text=True))
     assert response.status_code == 400 and "the name is empty: write one" in page
     assert "player name" not in page and "name:" not in page
+
+
+def test_a_roster_with_look_alike_names_is_kept_with_a_warning(app: Flask, client: FlaskClient) -> None:
+    response = submit(client, "/clubs/new", {"name": "Circolo", "roster": "Anna\n\u0410nna\nBruno\nCarla",
+                                             **DEFAULTS}, follow=True)
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert "“Anna” and “\u0410nna” look alike but are written with different letters" in page
+    edit = re.search(r"/c/([^/]+)/share", response.request.path).group(1)  # type: ignore[union-attr]
+    ids = player_ids(app, edit)
+    assert len(ids) == 4  # two players, as typed
+    renamed = client.post(f"/c/{edit}/p/{ids['Bruno']}/rename", data={
+        "csrf_token": csrf_token(client.get(f"/c/{edit}/p/{ids['Bruno']}").get_data(as_text=True)),
+        "name": "C\u0430rla"}, follow_redirects=True)  # a Cyrillic а
+    said = html.unescape(renamed.get_data(as_text=True))
+    assert "“C\u0430rla” and “Carla” look alike" in said and "“Anna” and" not in said  # only the new pair

@@ -21,7 +21,7 @@ from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_PLACE, MAX_TITLE
-from ..engine.records import MATCH_FORMAT, one_space
+from ..engine.records import MATCH_FORMAT, check_text, one_space
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from ..storage.clubs import name_key
 from .jsonio import json_fields, posted_json
@@ -88,6 +88,22 @@ class Longest(Length):
         if length > self.max:
             raise ValidationError(_("%(length)s characters long; at most %(limit)s are allowed here: shorten it",
                                     length=length, limit=self.max))
+
+
+class Readable:
+    """A text box refused as the file reader refuses its text (records.check_text): a title or a place with
+    a NUL or a line separator in it, notes with a control character other than a line break or a tab. Told
+    at the box, in the reader's sentence."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if isinstance(field.data, str):
+            try:
+                check_text(field.data, self.key, self.key)
+            except ScartoError as exc:
+                raise ValidationError(message_text(exc)) from None
 
 
 def said_at(form: Any, exc: ScartoError) -> None:
@@ -185,8 +201,8 @@ class RuleSwitchFields:
 class MatchForm(Form, MatchEndFields, RuleSwitchFields):
     """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
 
-    title = StringField(_l("Title"), validators=[Optional(), Longest(MAX_TITLE)])
-    place = StringField(_l("Place"), validators=[Optional(), Longest(MAX_PLACE)])
+    title = StringField(_l("Title"), validators=[Optional(), Longest(MAX_TITLE), Readable("title")])
+    place = StringField(_l("Place"), validators=[Optional(), Longest(MAX_PLACE), Readable("place")])
     preset = RadioField(
         _l("Rules"),
         choices=choices((name, name) for name in PRESETS),

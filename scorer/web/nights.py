@@ -49,6 +49,7 @@ from .context import file_name as _file_name
 from .forms import Form, Longest, TextBox, choices, typed
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 from .labels import PRESET_NAMES, current_language, error_text, message_text, name_error_text
+from .lookalikes import warn_look_alikes
 from .roster import pick_players, ticked_players
 
 bp = Blueprint("nights", __name__)
@@ -162,6 +163,7 @@ def new_night(token: str) -> Any:
                 problem = _form_problem(exc, names)
             else:
                 flash(_("The night is seated: round 1 is at the tables."))
+                warn_look_alikes([p.name for p in club_store.roster(db, club.id)], new=names)
                 return redirect(url_for("nights.night_page", token=night.edit_token))
     status = 400 if request.method == "POST" else 200
     return render_template("night_new.html", club=club, token=token, form=form, problem=problem,
