@@ -330,10 +330,22 @@ def _m012_entry_digests(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE revisions ADD COLUMN entry_digest TEXT")
 
 
+def _m013_club_and_night_link_changes(db: sqlite_utils.Database) -> None:
+    """When a club's or a night's links were replaced by new ones (storage/links.py), as link_changes
+    keeps a match's."""
+    db.execute("CREATE TABLE club_link_changes (id INTEGER PRIMARY KEY, club_id INTEGER NOT NULL "
+               "REFERENCES clubs (id), changed_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_club_link_changes_club ON club_link_changes (club_id)")
+    db.execute("CREATE TABLE night_link_changes (id INTEGER PRIMARY KEY, night_id INTEGER NOT NULL "
+               "REFERENCES nights (id), changed_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_night_link_changes_night ON night_link_changes (night_id)")
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes,
-                               _m011_summary_file_sizes, _m012_entry_digests]
+                               _m011_summary_file_sizes, _m012_entry_digests,
+                               _m013_club_and_night_link_changes]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""

@@ -1,4 +1,5 @@
-"""Two small stores beside the matches (issue 12): new links for a match, and hands kept for audit links.
+"""Two small stores beside the matches: new links for a match, a club or a night, and hands kept for audit
+links.
 
 Self-contained on purpose (store.py is being reworked): each function opens its own
 transaction and touches only its own rows, and the tables come from migrations appended
@@ -15,6 +16,8 @@ from typing import Any
 import sqlite_utils
 
 from ..engine.limits import AUDIT_KEEP_DAYS, MAX_AUDITS_KEPT
+from . import clubs as club_store
+from . import nights as night_store
 from . import store
 from .db import token_key
 
@@ -35,6 +38,59 @@ def renew_links(db: sqlite_utils.Database, match_id: int) -> store.MatchRow:
 def link_changes(db: sqlite_utils.Database, match_id: int) -> list[str]:
     """When the match's links were replaced, newest first (UTC stamps)."""
     rows = db.execute("SELECT changed_at FROM link_changes WHERE match_id = ? ORDER BY id DESC", [match_id])
+    return [row[0] for row in rows.fetchall()]
+
+
+def _new_links(db: sqlite_utils.Database, table: str, ids: list[int], stamp: str) -> None:
+    """New edit and view tokens for these rows of ``matches``, ``clubs`` or ``nights`` (inside the caller's
+    write), each change noted where its kind notes them."""
+    rows = []
+    for row_id in ids:
+        edit, view = store.new_token(), store.new_token()
+        rows.append((edit, view, token_key(edit), token_key(view), stamp, row_id))
+    db.conn.executemany(f"UPDATE {table} SET edit_token = ?, view_token = ?, edit_key = ?, view_key = ?, "
+                        "updated_at = ? WHERE id = ?", rows)
+    owner = {"matches": "match_id", "clubs": "club_id", "nights": "night_id"}[table]
+    changes = {"matches": "link_changes", "clubs": "club_link_changes", "nights": "night_link_changes"}[table]
+    db.conn.executemany(f"INSERT INTO {changes} ({owner}, changed_at) VALUES (?, ?)",
+                        [(row_id, stamp) for row_id in ids])
+
+
+def renew_club_links(db: sqlite_utils.Database, club_id: int) -> club_store.ClubRow:
+    """New links for the club, and with them for every one of its matches and nights: the old ones open
+    nothing from now on.
+
+    The club's edit page lists each club match and night by its edit link, so whoever held the club's
+    edit link could have kept those too: new club links alone would leave a leaked edit link editing every
+    club match for good. Everything the club's edit page reaches is renewed in the same write, so an old
+    link opens nothing, as an old match link does (404).
+    """
+    stamp = store.now()
+    with store.writing(db):  # in turn with every other writer; one write, so no old link outlives another
+        matches = [r[0] for r in db.execute("SELECT match_id FROM club_matches WHERE club_id = ?", [club_id])]
+        nights = [r[0] for r in db.execute("SELECT id FROM nights WHERE club_id = ?", [club_id])]
+        _new_links(db, "clubs", [club_id], stamp)
+        _new_links(db, "nights", nights, stamp)
+        _new_links(db, "matches", matches, stamp)
+    return club_store.get_club(db, club_id)
+
+
+def renew_night_links(db: sqlite_utils.Database, night_id: int) -> night_store.NightRow:
+    """New links for the night and for its tables' matches (its edit page and table cards give their
+    edit links): the old ones open nothing from now on. The club's own links stay: they are the club's to
+    renew (which renews the night's too)."""
+    stamp = store.now()
+    with store.writing(db):
+        matches = [r[0] for r in db.execute("SELECT match_id FROM night_tables WHERE night_id = ?", [night_id])]
+        _new_links(db, "nights", [night_id], stamp)
+        _new_links(db, "matches", matches, stamp)
+    return night_store.get_night(db, night_id)
+
+
+def owner_link_changes(db: sqlite_utils.Database, kind: str, owner_id: int) -> list[str]:
+    """When a club's (``kind`` "club") or a night's ("night") links were replaced, newest first."""
+    table = {"club": "club_link_changes", "night": "night_link_changes"}[kind]
+    rows = db.execute(f"SELECT changed_at FROM {table} WHERE {kind}_id = ? ORDER BY id DESC LIMIT 20", [owner_id])
     return [row[0] for row in rows.fetchall()]
 
 

@@ -36,6 +36,7 @@ from ..engine.rulesets import PRESETS, find_ruleset
 from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
+from ..storage import links as link_store
 from ..storage import store
 from .context import (
     CLUBS_COOKIE,
@@ -358,7 +359,20 @@ def share(token: str) -> str:
     """The club's edit and view links with QR codes."""
     club, can_edit = load_club(token)
     codes = share_codes("clubs.club_page", club.edit_token if can_edit else None, club.view_token)
-    return render_template("club_share.html", club=club, token=token, codes=codes)
+    changes = link_store.owner_link_changes(get_db(), "club", club.id) if can_edit else []
+    return render_template("club_share.html", club=club, token=token, codes=codes, can_edit=can_edit,
+                           changes=changes)
+
+
+@bp.post("/c/<token>/links/renew")
+def renew_links(token: str) -> Any:
+    """New links for a club shared too widely, and for its matches and nights (its edit page hands out
+    theirs): every old one answers 404 from now on."""
+    club, _can_edit = load_club(token, edit=True)
+    fresh = link_store.renew_club_links(get_db(), club.id)
+    flash(_("New links made: the old edit and view links no longer open this club, nor its matches and nights. "
+            "Share these instead."))
+    return remember_club(redirect(url_for("clubs.share", token=fresh.edit_token)), fresh.edit_token)
 
 
 @bp.route("/c/<token>/settings", methods=["GET", "POST"])

@@ -42,6 +42,7 @@ from ..engine.nights import places as ranking_places
 from ..engine.numbers import fraction_json
 from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
+from ..storage import links as link_store
 from ..storage import nights as night_store
 from ..storage import store
 from .context import club_request, disposition, get_db, load_club, make_pdf, pdf_turn, poll_seconds, text_cell
@@ -194,9 +195,21 @@ def night_page(token: str) -> Any:
             url = url_for("matches.match_page", token=t.match.edit_token, _external=True)
             codes[t.table.number] = segno.make(url, error="m").svg_inline(scale=3, border=4, omitsize=True)
     members = url_for("nights.night_page", token=night.view_token, _external=True)
+    changes = link_store.owner_link_changes(db, "night", night.id) if can_edit else []
     return render_template("night_page.html", night=night, state=state, club=club, token=token,
                            can_edit=can_edit, codes=codes, form=NextForm(), members=members,
-                           preset_names=PRESET_NAMES, tag=tag)
+                           preset_names=PRESET_NAMES, tag=tag, changes=changes)
+
+
+@bp.post("/n/<token>/links/renew")
+def renew_links(token: str) -> Any:
+    """New links for a night shared too widely, and for its tables' matches (its page and table cards hand
+    out theirs): every old one answers 404 from now on."""
+    night, _can_edit = load_night(token, edit=True)
+    fresh = link_store.renew_night_links(get_db(), night.id)
+    flash(_("New links made: the old links no longer open this night, nor its tables' matches. Print the table "
+            "cards again and share these instead."))
+    return redirect(url_for("nights.night_page", token=fresh.edit_token))
 
 
 @bp.get("/n/<token>/state.json")
