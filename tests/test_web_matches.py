@@ -297,3 +297,18 @@ def test_look_alike_names_are_two_players_with_a_warning(client: FlaskClient) ->
             'different letters, so they are two players. If they are one person, give them one name.</div>') in page
     plain = submit(client, "/new", {**NEW_MATCH, "player_2": "Annie"}, follow=True).get_data(as_text=True)
     assert "look alike" not in plain
+
+
+def test_the_api_says_which_names_look_alike(client: FlaskClient) -> None:
+    match = {"format": "scarto-match/1", "players": ["Anna", "\u0410nna", "Carla"], "first_dealer": "Anna",
+             "hands": []}
+    response = client.post("/api/matches", json=match)
+    assert response.status_code == 201  # two players, kept
+    assert response.get_json()["warnings"] == [
+        "“Anna” and “\u0410nna” look alike but are written with different letters, so they are two players. If "
+        "they are one person, give them one name."]
+    plain = client.post("/api/matches", json={**match, "players": ["Anna", "Bruno", "Carla"]}).get_json()
+    assert "warnings" not in plain
+    club = client.post("/api/clubs", json={"format": "scarto-club/1", "name": "Circolo",
+                                           "players": ["Ivo", "lvo", "Carla"]}).get_json()
+    assert [w[:16] for w in club["warnings"]] == ["“Ivo” and “lvo” "]

@@ -21,6 +21,7 @@ from ..storage import clubs as club_store
 from ..storage import store
 from .context import club_request, entry_key, get_db
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
+from .lookalikes import look_alike_sentences
 
 bp = Blueprint("clubs_api", __name__)
 
@@ -57,7 +58,9 @@ def create_club() -> Any:
         club = club_store.import_club(get_db(), club_file)
     except ScartoError as exc:  # a limit (docs/LIMITS.md) the file's reading could not see
         return read_refusal(exc)
-    return created("clubs.club_page", club.edit_token, club.view_token)
+    body, status, headers = created("clubs.club_page", club.edit_token, club.view_token)
+    warnings = look_alike_sentences(p.name for p in club_store.roster(get_db(), club.id))
+    return ({**body, "warnings": warnings} if warnings else body), status, headers
 
 
 @bp.post("/c/<token>/matches")

@@ -62,16 +62,17 @@ def look_alikes(names: Iterable[str]) -> list[tuple[str, str]]:
     return pairs
 
 
-def warn_look_alikes(names: Iterable[str], new: Iterable[str] | None = None) -> list[str]:
-    """Flash (as a warning) each pair of ``names`` that look alike, and return the sentences; with ``new``,
-    only the pairs one of whose names is new (a roster's old look-alikes were told when they came)."""
+def look_alike_sentences(names: Iterable[str], new: Iterable[str] | None = None) -> list[str]:
+    """What to say of each pair of ``names`` that look alike; with ``new``, only of the pairs one of whose
+    names is new (a roster's old look-alikes were told when they came)."""
     fresh = None if new is None else set(new)
-    said = []
-    for first, second in look_alikes(names):
-        if fresh is None or first in fresh or second in fresh:
-            said.append(_("“%(first)s” and “%(second)s” look alike but are written with different letters, so "
-                          "they are two players. If they are one person, give them one name.",
-                          first=first, second=second))
-    for sentence in said:
+    return [_("“%(first)s” and “%(second)s” look alike but are written with different letters, so they are two "
+              "players. If they are one person, give them one name.", first=first, second=second)
+            for first, second in look_alikes(names)
+            if fresh is None or first in fresh or second in fresh]
+
+
+def warn_look_alikes(names: Iterable[str], new: Iterable[str] | None = None) -> None:
+    """Each pair of look-alike names said on the next page, as a warning (:func:`look_alike_sentences`)."""
+    for sentence in look_alike_sentences(names, new):
         flash(sentence, "warning")
-    return said
