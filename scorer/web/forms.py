@@ -21,7 +21,7 @@ from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_PLACE, MAX_TITLE
-from ..engine.records import MATCH_FORMAT, check_text, one_space
+from ..engine.records import MATCH_FORMAT, check_name, check_text, one_space, player_name
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from ..storage.clubs import name_key
 from .jsonio import json_fields, posted_json
@@ -102,6 +102,19 @@ class Readable:
         if isinstance(field.data, str):
             try:
                 check_text(field.data, self.key, self.key)
+            except ScartoError as exc:
+                raise ValidationError(message_text(exc)) from None
+
+
+class Visible:
+    """A player's box refused as the file reader refuses a name (records.check_name: invisible only, a
+    format character inside), said with the other boxes' errors rather than after them."""
+
+    def __call__(self, form: Any, field: Any) -> None:
+        name = player_name(one_space(field.data)) if isinstance(field.data, str) else ""
+        if name:
+            try:
+                check_name(name, field.name)
             except ScartoError as exc:
                 raise ValidationError(message_text(exc)) from None
 
@@ -215,11 +228,11 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         default=AS_PRESET,
     )
     """Beside the preset: any reading of the rules played three- or four-handed or as Piccolo."""
-    player_1 = StringField(_l("Player 1"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
-    player_2 = StringField(_l("Player 2"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
-    player_3 = StringField(_l("Player 3"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
+    player_1 = StringField(_l("Player 1"), filters=[typed], validators=[Optional(), Longest(MAX_NAME), Visible()])
+    player_2 = StringField(_l("Player 2"), filters=[typed], validators=[Optional(), Longest(MAX_NAME), Visible()])
+    player_3 = StringField(_l("Player 3"), filters=[typed], validators=[Optional(), Longest(MAX_NAME), Visible()])
     player_4 = StringField(_l("Player 4 (four-player deal only)"), filters=[typed],
-                           validators=[Optional(), Longest(MAX_NAME)])
+                           validators=[Optional(), Longest(MAX_NAME), Visible()])
     first_dealer = RadioField(
         _l("First dealer"),
         choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),
