@@ -204,10 +204,14 @@ def test_a_clubs_matches_get_their_new_links_in_steps(app: Flask, client: FlaskC
     after the club's own links, and every one of them is renewed all the same."""
     old = _club_with_a_match_and_a_night(client)
     monkeypatch.setattr(links, "RENEW_STEP", 3)
-    writes = []
+    writes: list[tuple[str, int]] = []
     real = links._write_links
-    monkeypatch.setattr(links, "_write_links", lambda db, table, rows: (writes.append((table, len(rows))),
-                                                                        real(db, table, rows)))
+
+    def counted(db: Any, table: str, rows: list[Any]) -> None:
+        writes.append((table, len(rows)))
+        real(db, table, rows)
+
+    monkeypatch.setattr(links, "_write_links", counted)
     with app.app_context():
         row, _ = club_store.find_club(get_db(), old["club"])
         links.renew_club_links(get_db(), row.id)
