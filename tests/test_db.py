@@ -343,12 +343,13 @@ def test_texts_and_names_stored_before_the_reader_refused_them_still_open(tmp_pa
                        "updated_at) VALUES (?, ?, ?, ?, ?, 'x', 'x')",
                        [f"e{n}", f"v{n}", database.token_key(f"e{n}"), database.token_key(f"v{n}"),
                         json.dumps(settings, ensure_ascii=False)])
-            hand = {"dealer": players[1], "points": dict(zip(players, (30, 28, 20), strict=True)),
-                    "notes": "a\x01b\n\tc"}
+            record = {"dealer": players[1], "points": dict(zip(players, (30, 28, 20), strict=True)),
+                      "notes": "a\x01b\n\tc"}
+            text = json.dumps(record, ensure_ascii=False)
             db.execute("INSERT INTO hands (match_id, key, position, record, version, created_at, updated_at) "
-                       "VALUES (?, ?, 1, ?, 1, 'x', 'x')", [n + 1, f"k{n}", json.dumps(hand, ensure_ascii=False)])
+                       "VALUES (?, ?, 1, ?, 1, 'x', 'x')", [n + 1, f"k{n}", text])
             db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) "
-                       "VALUES (?, 1, 'create', ?, 'x')", [n + 1, json.dumps(hand, ensure_ascii=False)])
+                       "VALUES (?, 1, 'create', ?, 'x')", [n + 1, text])
     assert migrate(db) == len(MIGRATIONS)
     row, _ = store.find_match(db, "e0")
     match = store.match_record(db, row)  # reads again: nothing it refuses
