@@ -206,6 +206,7 @@
       if (res.status === 409) {
         if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
         if (d.version !== undefined && d.version !== null) state.version = d.version;
+        if (d.entry_key && form.elements.entry_key) form.elements.entry_key.value = d.entry_key;  // saved again: new
         state.lost = true;
         persist();
         showConflict(d);

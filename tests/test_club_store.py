@@ -258,6 +258,14 @@ def test_spaces_inside_a_name_count_as_one(db: sqlite_utils.Database) -> None:
     with pytest.raises(ReadError) as tab:  # a tab is still refused, not made a space
         clubs.add_player(db, club.id, "Anna\tRossi")
     assert tab.value.key == "players.control"
+    for typed, key in (("Anna\u2028Rossi", "players.control"), ("\u3164", "players.invisible"),
+                       ("\u2800", "players.invisible"), ("An\u00adna Rossi", "players.format"),
+                       ("\u202eanna\u202c", "players.format")):
+        with pytest.raises(ReadError) as hidden:  # a second Anna Rossi that looks like the first, or nobody
+            clubs.add_player(db, club.id, typed)
+        assert hidden.value.key == key, typed
+    with pytest.raises(ReadError):
+        clubs.rename_player(db, club.id, bruno.id, "Bruno\u2063", None)
     assert [p.name for p in clubs.roster(db, club.id)] == ["Anna Rossi", "Bruno Verdi"]
 
 

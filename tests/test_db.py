@@ -344,3 +344,47 @@ def test_a_match_stored_to_end_past_the_limits_reads_back_ending_at_them(tmp_pat
     assert ends == [{"hands": 500}, {"target": 10000}, {"hands": 30}]
     assert json.loads(old.execute("SELECT settings FROM clubs").fetchone()[0]) == {"end": {"target": 10000}}
     assert [r[0] for r in old.execute("SELECT changes FROM matches ORDER BY id")] == [1, 1, 0]
+
+
+def test_texts_and_names_stored_before_the_reader_refused_them_still_open(tmp_path: Path) -> None:
+    """A title with a NUL, notes with a control character and a name with a soft hyphen were stored before
+    the reader refused them: the upgrade makes each what the reader takes, so the match still opens, and
+    a name made that way never takes another player's."""
+    import json
+
+    from scorer.storage.db import MIGRATIONS, _m015_texts_and_names_that_can_be_seen, connect, migrate
+
+    db = connect(tmp_path / "old.sqlite")
+    db.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    upgrade = MIGRATIONS.index(_m015_texts_and_names_that_can_be_seen)
+    names = ["Bruno", "Bru\u00adno", "\u3164"]
+    with db.atomic():
+        for number, migration in enumerate(MIGRATIONS[:upgrade], start=1):
+            migration(db)
+            db.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", [number])
+        for n, (players, title) in enumerate([(names, "Finale\x00\nA"), (["Anna", "Bea", "Carla"], "Pulita")]):
+            settings = {"format": "scarto-match/1", "players": players, "first_dealer": players[1],
+                        "title": title, "place": "Bar\u2028Sport"}
+            db.execute("INSERT INTO matches (edit_token, view_token, edit_key, view_key, settings, created_at, "
+                       "updated_at) VALUES (?, ?, ?, ?, ?, 'x', 'x')",
+                       [f"e{n}", f"v{n}", database.token_key(f"e{n}"), database.token_key(f"v{n}"),
+                        json.dumps(settings, ensure_ascii=False)])
+            record = {"dealer": players[1], "points": dict(zip(players, (30, 28, 20), strict=True)),
+                      "notes": "a\x01b\n\tc"}
+            text = json.dumps(record, ensure_ascii=False)
+            db.execute("INSERT INTO hands (match_id, key, position, record, version, created_at, updated_at) "
+                       "VALUES (?, ?, 1, ?, 1, 'x', 'x')", [n + 1, f"k{n}", text])
+            db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at) "
+                       "VALUES (?, 1, 'create', ?, 'x')", [n + 1, text])
+    assert migrate(db) == len(MIGRATIONS)
+    row, _ = store.find_match(db, "e0")
+    match = store.match_record(db, row)  # reads again: nothing it refuses
+    assert match.players == ("Bruno", "Bruno (2)", "Player 3") and match.first_dealer == "Bruno (2)"
+    assert (match.title, match.place) == ("Finale A", "Bar Sport")
+    (hand,) = store.list_hands(db, row.id)
+    assert hand.parsed.dealer == "Bruno (2)" and hand.parsed.notes == "ab\n\tc"
+    assert store.revisions(db, hand.id)[0].parsed.points == hand.parsed.points
+    assert row.changes == 1
+    other, _ = store.find_match(db, "e1")
+    assert other.players == ["Anna", "Bea", "Carla"] and other.settings["place"] == "Bar Sport"
+    db.conn.close()

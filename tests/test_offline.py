@@ -372,8 +372,99 @@ def test_a_key_used_for_a_delete_does_not_undelete(app: Flask, client: FlaskClie
     csrf = csrf_token(client.get(f"{base}/").get_data(as_text=True))
     assert client.post(f"{base}/delete", data={"csrf_token": csrf, "version": "1", "entry_key": KEY}).status_code == 303
     refused = client.post(f"{base}/undelete", data={"csrf_token": csrf, "version": "2", "entry_key": KEY})
-    assert refused.status_code == 400
+    assert refused.status_code == 409
+    assert "already used for another change" in refused.get_data(as_text=True)
     assert hand_rows(app, token)[0].deleted_at is not None
+
+
+def test_a_key_reused_with_other_points_is_refused_and_the_form_keeps_them(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    assert points(client, token, KEY, {"Anna": 30, "Bruno": 28}).status_code == 302
+    # the back button, other numbers typed, the same form (and key) sent again: not "saved"
+    again = points(client, token, KEY, {"Anna": 10, "Bruno": 10})
+    assert again.status_code == 409
+    page = again.get_data(as_text=True)
+    assert "already saved once, as hand 1, with other values" in page
+    assert 'value="10"' in page and 'value="58"' not in page  # what was typed, shown again (Carla's is filled in)
+    fresh = re.search(r'name="entry_key" type="hidden" value="([^"]+)"', page)
+    assert fresh is not None and fresh.group(1) != KEY  # saving it again is a new entry
+    assert [h.record["points"]["Anna"] for h in hand_rows(app, token)] == [30]
+    # saved again from that page: the second hand, with what was typed
+    fields = dict(re.findall(r'name="(csrf_token|expected_count|entry_key)" type="hidden" value="([^"]*)"', page))
+    assert fields["expected_count"] == "1"
+    saved = client.post(f"/m/{token}/hands/new/points",
+                        data={**fields, **points_data({"Anna": 10, "Bruno": 10}, PLAYERS, "Anna")})
+    assert saved.status_code == 302
+    assert [h.record["points"]["Anna"] for h in hand_rows(app, token)] == [30, 10]
+
+
+def test_a_resent_form_replays_before_its_stale_count_is_looked_at(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    assert points(client, token, KEY, {"Anna": 30, "Bruno": 28}).status_code == 302
+    assert points(client, token, None, {"Anna": 20, "Bruno": 28}).status_code == 302  # hand 2, another phone
+    again = points(client, token, KEY, {"Anna": 30, "Bruno": 28})  # its count (0) is stale twice over
+    assert again.status_code == 302
+    assert len(hand_rows(app, token)) == 2
+
+
+def test_an_edit_key_reused_with_other_points_is_refused(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    points(client, token, None, {"Anna": 31, "Bruno": 22})
+    (hand,) = hand_rows(app, token)
+    _page, fields = open_form(client, f"/m/{token}/hands/{hand.key}/edit")
+    first = {**fields, "entry_key": KEY, **points_data({"Anna": 40, "Bruno": 20, "Carla": 18}, PLAYERS, "Anna")}
+    assert client.post(f"/m/{token}/hands/{hand.key}/edit", data=first).status_code == 302
+    other = {**fields, "entry_key": KEY, **points_data({"Anna": 12, "Bruno": 20, "Carla": 46}, PLAYERS, "Anna")}
+    refused = client.post(f"/m/{token}/hands/{hand.key}/edit", data=other)
+    assert refused.status_code == 409
+    page = refused.get_data(as_text=True)
+    assert "already saved once (hand 1) with other values" in page and 'value="12"' in page
+    assert hand_rows(app, token)[0].record["points"]["Anna"] == 40
+    assert revision_count(app, token) == 2
+
+
+def test_a_creates_key_on_an_edit_is_refused_not_a_silent_no_op(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    points(client, token, KEY, {"Anna": 31, "Bruno": 22})
+    (hand,) = hand_rows(app, token)
+    _page, fields = open_form(client, f"/m/{token}/hands/{hand.key}/edit")
+    data = {**fields, "entry_key": KEY, **points_data({"Anna": 40, "Bruno": 20, "Carla": 18}, PLAYERS, "Anna")}
+    refused = client.post(f"/m/{token}/hands/{hand.key}/edit", data=data)
+    assert refused.status_code == 409
+    assert 'value="40"' in refused.get_data(as_text=True)
+    assert hand_rows(app, token)[0].record["points"]["Anna"] == 31
+
+
+def test_a_restore_key_reused_for_another_version_is_refused(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    points(client, token, None, {"Anna": 31, "Bruno": 22})
+    (hand,) = hand_rows(app, token)
+    for anna in (40, 50):
+        _page, fields = open_form(client, f"/m/{token}/hands/{hand.key}/edit")
+        client.post(f"/m/{token}/hands/{hand.key}/edit",
+                    data={**fields, **points_data({"Anna": anna, "Bruno": 20}, PLAYERS, "Anna")})
+    base = f"/m/{token}/hands/{hand.key}"
+    csrf = csrf_token(client.get(f"{base}/").get_data(as_text=True))
+    assert client.post(f"{base}/restore/1", data={"csrf_token": csrf, "version": "3", "entry_key": KEY}
+                       ).status_code == 303
+    refused = client.post(f"{base}/restore/2", data={"csrf_token": csrf, "version": "4", "entry_key": KEY})
+    assert refused.status_code == 409
+    assert hand_rows(app, token)[0].record["points"]["Anna"] == 31
+
+
+def test_live_json_with_a_reused_key_is_409_with_a_new_key(app: Flask, client: FlaskClient) -> None:
+    token = start_match(client)
+    _page, fields = open_form(client, f"/m/{token}/hands/new/live")
+    from tests.handutil import fixture
+    tricks = [t["cards"] for t in fixture("classic-valid-1")["tricks"]]
+    headers = {"X-CSRFToken": fields["csrf_token"]}
+    body = {"dealer": "Bruno", "tricks": tricks, "expected_count": "0", "entry_key": KEY}
+    assert client.post(f"/m/{token}/hands/new/live", json=body, headers=headers).get_json()["saved"] is True
+    other = client.post(f"/m/{token}/hands/new/live", json={**body, "notes": "another hand"}, headers=headers)
+    assert other.status_code == 409
+    answer = other.get_json()
+    assert answer["saved"] is False and answer["entry_key"] not in ("", KEY) and answer["expected_count"] == "1"
+    assert len(hand_rows(app, token)) == 1
 
 
 def test_the_store_returns_the_hand_already_saved_under_a_key(app: Flask, client: FlaskClient) -> None:
@@ -382,11 +473,19 @@ def test_the_store_returns_the_hand_already_saved_under_a_key(app: Flask, client
         db = get_db()
         row, _ = store.find_match(db, token)
         record = {"dealer": "Anna", "points": {"Anna": 31, "Bruno": 22, "Carla": 25}}
-        first = store.add_hand(db, row.id, record, expected_count=0, entry_key=KEY)
-        again = store.add_hand(db, row.id, record, expected_count=0, entry_key=KEY)
+        entry = store.Entry(KEY, store.body_digest(record))
+        first = store.add_hand(db, row.id, record, expected_count=0, entry=entry)
+        again = store.add_hand(db, row.id, record, expected_count=0, entry=entry)
         assert again == first
         done = store.entry_done(db, row.id, KEY)
         assert done is not None and done.action == "create" and done.hand.key == first.key
+        assert done.digest == entry.digest
+        other = {**record, "points": {"Anna": 10, "Bruno": 10, "Carla": 58}}
+        with pytest.raises(store.KeyReused):
+            store.add_hand(db, row.id, other, expected_count=1, entry=store.Entry(KEY, store.body_digest(other)))
+        with pytest.raises(store.KeyReused):  # a create's key is no edit's
+            store.update_hand(db, row.id, first.key, other, entry=store.Entry(KEY, store.body_digest(other)))
+        assert [h.record for h in store.list_hands(db, row.id)] == [record]
         assert store.entry_done(db, row.id + 1, KEY) is None  # keys belong to their match
         assert store.entry_done(db, row.id, None) is None
 

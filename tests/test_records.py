@@ -233,6 +233,18 @@ def told_from_its_template(error: ReadError) -> bool:
     (_set("number", 0), "number: must be a whole number from 1, not 0"),
     (_set("number", "3"), 'number: must be a whole number from 1, not "3"'),
     (_set("notes", 5), "notes: must be text, not a number"),
+    (_set("notes", "ok\x00then"), "notes: holds a control character (U+0000): only line breaks and tabs may "
+                                   "stand between the words here, remove it"),
+    (_set("notes", "one\u2028two"), "notes: holds a control character (U+2028): only line breaks and tabs may "
+                                     "stand between the words here, remove it"),
+    (_set("players", ["Anna", "Bru\u2028no", "Carla"]),
+     'players[1]: "Bru\u2028no" holds a tab, a line break or another control character; a name is one line'),
+    (_set("players", ["Anna", "\u2063", "Carla"]),
+     'players[1]: "\\u2063" shows nothing: it is made only of invisible characters; write a name that can be '
+     'read'),
+    (_set("players", ["Anna", "Anna\u2063", "Carla"]),
+     'players[1]: "Anna\\u2063" holds an invisible formatting character (U+2063: a mark of text direction, a '
+     'soft hyphen or the like), so it would look like another name: remove it'),
 ])
 def test_read_errors_of_a_full_record(change: Callable[[dict[str, Any]], None], message: str) -> None:
     data = _full()
@@ -444,6 +456,14 @@ def test_export_then_import_gives_back_the_same_match_byte_for_byte() -> None:
     (_set("stake", "0.10"), 'stake: must be {"per_point": "0.10", "currency": "EUR"}'),
     (_set("stake", {"per_point": "0.10", "currency": ""}), "stake.currency: must be a currency code such as EUR"),
     (_set("title", 5), "title: must be text, not a number"),
+    (_set("title", "\x00messages\x00"), "title: holds a control character (U+0000), a tab or a line break: this "
+                                         "text is one line of what can be seen, remove it"),
+    (_set("place", "Bar\nSport"), "place: holds a control character (U+000A), a tab or a line break: this text "
+                                  "is one line of what can be seen, remove it"),
+    (_set("date", "2026\x1b"), "date: holds a control character (U+001B), a tab or a line break: this text is "
+                               "one line of what can be seen, remove it"),
+    (_set("hands[0].notes", "a\x07"), "hands[0].notes: holds a control character (U+0007): only line breaks "
+                                      "and tabs may stand between the words here, remove it"),
     (_set("format", "scarto-hand/1"), "format: 'scarto-hand/1' is not a format this reads "
                                       "(expected 'scarto-match/1')"),
 ])
@@ -454,6 +474,40 @@ def test_match_read_errors(change: Callable[[dict[str, Any]], None], message: st
         parse_match(data)
     assert str(caught.value) == message
     assert told_from_its_template(caught.value)
+
+
+def test_notes_keep_their_line_breaks_and_tabs() -> None:
+    data = _full()
+    data["players"] = list(PLAYERS)
+    data["notes"] = "first line\r\nsecond\tline\n"
+    assert parse_hand(data).notes == "first line\r\nsecond\tline\n"
+
+
+INVISIBLE_NAMES = ["\u2063", "\u3164", "\u2800", "\u00ad", "\U000e0041\U000e0042", "\u3164 \u2800", "\ufe0f",
+                   "\u115f\u1160", "\uffa0"]
+FORMATTED_NAMES = ["Anna\u2063", "An\u00adna", "\u202eanna\u202c", "\u200eAnna", "Anna\U000e0041",
+                   "\u2066Anna\u2069", "Anna\u3164", "An\u2800na"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_NAMES)
+def test_a_name_of_invisible_characters_only_is_refused(name: str) -> None:
+    with pytest.raises(ReadError) as caught:
+        parse_match({**_match(), "players": ["Anna", name, "Carla"]})
+    assert caught.value.key == "players.invisible" and caught.value.where == "players[1]"
+
+
+@pytest.mark.parametrize("name", FORMATTED_NAMES)
+def test_a_name_holding_a_format_character_is_refused(name: str) -> None:
+    with pytest.raises(ReadError) as caught:
+        parse_match({**_match(), "players": ["Bruno", name, "Carla"]})
+    assert caught.value.key == "players.format" and caught.value.where == "players[1]"
+
+
+@pytest.mark.parametrize("name", ["Anna", "Zoë", "Андрей", "山田", "José María", "Anna 🃏", "O'Neil", "Ünal-Çelik",
+                                  "Anna ❤️"])
+def test_names_that_can_be_read_are_kept(name: str) -> None:
+    assert parse_match({**_match(), "players": ["Bruno", name, "Carla"], "first_dealer": "Bruno",
+                        "hands": []}).players[1] == name
 
 
 def test_hand_records_are_values() -> None:

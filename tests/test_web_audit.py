@@ -168,6 +168,21 @@ def test_a_what_if_is_recorded_as_a_revision_the_history_can_undo(client: FlaskC
     assert client.get(f"/m/{edit}/export.json").get_json()["hands"][0] == before
 
 
+def test_a_ruling_sent_twice_under_its_key_is_recorded_once(client: FlaskClient) -> None:
+    """A double tap or the back button sends the ruling again: its key replays it, another ruling under
+    that key is refused, and the hand keeps one new version."""
+    edit, _view, key = _stored_breach(client)
+    audit = f"/m/{edit}/hands/{key}/history"  # a page with a CSRF token, before and after the ruling
+    ruling = {"version": "1", "award": "4-2", "entry_key": "ruling-key-0001"}
+    first = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", ruling, page_url=audit)
+    again = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", ruling, page_url=audit)
+    assert first.status_code == again.status_code == 303
+    other = submit(client, f"/m/{edit}/hands/{key}/audit/ruling", {**ruling, "award": "4-0"}, page_url=audit)
+    assert other.status_code == 409 and "already used for another change" in other.get_data(as_text=True)
+    history = client.get(f"/m/{edit}/hands/{key}/history").get_data(as_text=True)
+    assert "version 3" not in history.lower() and "Version 2" in history
+
+
 def test_an_annulled_what_if_is_recorded_as_a_revision_scoring_nothing(client: FlaskClient) -> None:
     edit, _view, key = _stored_breach(client)
     audit = f"/m/{edit}/hands/{key}/audit?annul=1"

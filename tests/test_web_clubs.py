@@ -429,6 +429,25 @@ def test_hands_json_for_any_match(client: FlaskClient) -> None:
     assert len(standings["hands"]) == 3 and standings["hands"][2]["problems"]
 
 
+def test_hands_json_honours_the_idempotency_key(app: Flask, client: FlaskClient) -> None:
+    token = client.post("/api/matches", json={**match_file(3), "hands": []}).get_json()["edit_url"].split(
+        "/m/")[1].strip("/")
+    key = {"Idempotency-Key": "program-hand-0001"}
+    hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 28, "Carla": 20}}
+    answers = [client.post(f"/m/{token}/hands.json", json=hand, headers=key) for _ in range(2)]
+    assert [(a.status_code, a.get_json()) for a in answers] == [(201, {"number": 1})] * 2  # the first answer again
+    other = client.post(f"/m/{token}/hands.json", json={**hand, "points": {"Anna": 10, "Bruno": 10, "Carla": 58}},
+                        headers=key)
+    assert other.status_code == 409
+    assert other.get_json()["error"] == "key_reused"
+    assert "already used for another request" in other.get_json()["message"]
+    assert "nothing was saved" in other.get_json()["message"]
+    export = client.get(f"/m/{token}/export.json").get_json()
+    assert [h["points"]["Anna"] for h in export["hands"]] == [30]
+    again = client.post(f"/m/{token}/hands.json", json=hand, headers={"Idempotency-Key": "program-hand-0002"})
+    assert again.get_json() == {"number": 2}  # another key: another hand
+
+
 def test_a_club_file_imported_in_the_browser(client: FlaskClient) -> None:
     edit, _view = new_club(client)
     client.post(f"/c/{edit}/matches", json=match_file(6))
@@ -694,3 +713,19 @@ def test_the_ratings_after_every_change_are_a_fresh_computation_from_the_clubs_f
 def test_the_ratings_of_no_club_are_404(client: FlaskClient) -> None:
     response = client.get("/c/nope/ratings.json")
     assert response.status_code == 404 and response.get_json()["error"] == "not_found"
+
+
+def test_a_roster_with_look_alike_names_is_kept_with_a_warning(app: Flask, client: FlaskClient) -> None:
+    response = submit(client, "/clubs/new", {"name": "Circolo", "roster": "Anna\n\u0410nna\nBruno\nCarla",
+                                             **DEFAULTS}, follow=True)
+    page = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert "“Anna” and “\u0410nna” look alike but are written with different letters" in page
+    edit = re.search(r"/c/([^/]+)/share", response.request.path).group(1)  # type: ignore[union-attr]
+    ids = player_ids(app, edit)
+    assert len(ids) == 4  # two players, as typed
+    renamed = client.post(f"/c/{edit}/p/{ids['Bruno']}/rename", data={
+        "csrf_token": csrf_token(client.get(f"/c/{edit}/p/{ids['Bruno']}").get_data(as_text=True)),
+        "name": "C\u0430rla"}, follow_redirects=True)  # a Cyrillic а
+    said = html.unescape(renamed.get_data(as_text=True))
+    assert "“C\u0430rla” and “Carla” look alike" in said and "“Anna” and" not in said  # only the new pair

@@ -57,6 +57,22 @@ def test_points_last_player_is_filled_in(client: FlaskClient) -> None:
     assert flashes(client, token) == ["Hand 1 saved: Anna 5 · Bruno -4 · Carla -1."]
 
 
+def test_notes_with_a_control_character_are_refused_at_their_box_and_kept(client: FlaskClient) -> None:
+    token = start_match(client)
+    data = {**points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Anna"), "notes": "Bruno\x00 dealt twice"}
+    response = record(client, token, "points", data)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    said = re.search(r'<span class="problem" role="alert" id="notes-error">([^<]*)</span>', page)
+    assert said is not None and "control character (U+0000)" in said.group(1)
+    assert '<details class="notes" open>' in page and 'aria-describedby="notes-error"' in page
+    assert 'value="31"' in page and 'value="22"' in page  # what was typed, kept
+    assert export(client, token)["hands"] == []
+    kept = {**data, "notes": "Bruno dealt twice\r\n\tthe table agreed"}
+    assert record(client, token, "points", kept).status_code == 302  # line breaks and tabs: as the box sends
+    assert export(client, token)["hands"][0]["notes"] == "Bruno dealt twice\n\tthe table agreed"
+
+
 def test_points_page_prefills_the_dealer_from_the_rotation(client: FlaskClient) -> None:
     token = start_match(client, first_dealer="2")
     page, fields = open_form(client, f"/m/{token}/hands/new/points")

@@ -275,3 +275,70 @@ def test_an_untitled_match_exports_as_the_page_is_titled_and_dated(client: Flask
                         r"scarto-match-\d{4}-\d\d-\d\d\.json", header), header
     italian = client.get(f"/m/{token}/export.json?lang=it").headers["Content-Disposition"]
     assert "filename=\"partita-a-scarto-" in italian
+
+
+NEW_MATCH = {"preset": "classic", "first_dealer": "1", "end_kind": "hands", "settle": "per_point",
+             "currency": "EUR", "end_target": "100", "player_1": "Anna", "player_2": "Bruno", "player_3": "Carla"}
+
+
+@pytest.mark.parametrize(("box", "typed"), [("title", "\x00messages\x00"), ("place", "Bar\u2028Sport"),
+                                            ("title", "Finale\x1b[31m")])
+def test_a_title_or_place_with_a_control_character_is_refused_at_its_box(client: FlaskClient, box: str,
+                                                                          typed: str) -> None:
+    response = submit(client, "/new", {**NEW_MATCH, box: typed, "player_1": "Annamaria"})
+    assert response.status_code == 400
+    page = html.unescape(response.get_data(as_text=True))
+    said = re.search(rf'id="{box}-error">([^<]*)</span>', page)
+    assert said is not None and said.group(1).startswith("holds a control character (U+")
+    assert "<title>Start a match" in page and "Annamaria" in page  # the rest as typed
+
+
+def test_a_title_with_a_nul_is_a_read_error_in_the_api(client: FlaskClient) -> None:
+    match = {"format": "scarto-match/1", "players": ["Anna", "Bruno", "Carla"], "first_dealer": "Anna",
+             "title": "\u0000messages\u0000", "hands": []}
+    response = client.post("/api/matches", json=match)
+    assert response.status_code == 400
+    assert response.get_json()["problems"][0] == {
+        "code": "read_error", "where": "title",
+        "message": "holds a control character (U+0000), a tab or a line break: this text is one line of what can "
+                   "be seen, remove it"}
+
+
+@pytest.mark.parametrize(("typed", "key"), [
+    ("\u2063", "invisible"), ("\u3164", "invisible"), ("\u2800\u2800", "invisible"),
+    ("\U000e0061\U000e0062", "invisible"),
+    ("Anna\u2063", "format"), ("An\u00adna", "format"), ("\u202eanna\u202c", "format"),
+])
+def test_a_name_that_shows_nothing_or_hides_a_character_is_refused_at_its_box(client: FlaskClient, typed: str,
+                                                                              key: str) -> None:
+    response = submit(client, "/new?lang=it", {**NEW_MATCH, "player_2": typed})
+    assert response.status_code == 400
+    page = html.unescape(response.get_data(as_text=True))
+    said = re.search(r'id="player_2-error">([^<]*)</span>', page)
+    words = {"invisible": "non mostra nulla", "format": "carattere di formattazione invisibile"}
+    assert said is not None and words[key] in said.group(1), said.group(1) if said else page[:3000]
+
+
+def test_look_alike_names_are_two_players_with_a_warning(client: FlaskClient) -> None:
+    response = submit(client, "/new", {**NEW_MATCH, "player_2": "\u0410nna"}, follow=True)
+    assert response.status_code == 200  # a warning, not a refusal
+    page = html.unescape(response.get_data(as_text=True))
+    assert ('<div class="flash warning" role="status">“Anna” and “\u0410nna” look alike but are written with '
+            'different letters, so they are two players. If they are one person, give them one name.</div>') in page
+    plain = submit(client, "/new", {**NEW_MATCH, "player_2": "Annie"}, follow=True).get_data(as_text=True)
+    assert "look alike" not in plain
+
+
+def test_the_api_says_which_names_look_alike(client: FlaskClient) -> None:
+    match = {"format": "scarto-match/1", "players": ["Anna", "\u0410nna", "Carla"], "first_dealer": "Anna",
+             "hands": []}
+    response = client.post("/api/matches", json=match)
+    assert response.status_code == 201  # two players, kept
+    assert response.get_json()["warnings"] == [
+        "“Anna” and “\u0410nna” look alike but are written with different letters, so they are two players. If "
+        "they are one person, give them one name."]
+    plain = client.post("/api/matches", json={**match, "players": ["Anna", "Bruno", "Carla"]}).get_json()
+    assert "warnings" not in plain
+    club = client.post("/api/clubs", json={"format": "scarto-club/1", "name": "Circolo",
+                                           "players": ["Ivo", "lvo", "Carla"]}).get_json()
+    assert [w[:16] for w in club["warnings"]] == ["“Ivo” and “lvo” "]

@@ -110,6 +110,10 @@ READ_TEMPLATES: dict[str, str] = {
     "players.empty_name": N_("a player name must be non-empty text"),
     "name.empty": N_("the name is empty: write one"),
     "players.control": N_("%(name)s holds a tab, a line break or another control character; a name is one line"),
+    "players.invisible": N_("%(name)s shows nothing: it is made only of invisible characters; write a name that "
+                            "can be read"),
+    "players.format": N_("%(name)s holds an invisible formatting character (%(char)s: a mark of text direction, a "
+                         "soft hyphen or the like), so it would look like another name: remove it"),
     "players.too_long": N_("a name is at most %(most)s characters; this one has %(length)s"),
     "players.named_twice": N_("%(name)s is named twice; names must be unique"),
     "players.count": N_("%(count)s players given; %(preset)s is played by %(players)s"),
@@ -132,6 +136,10 @@ READ_TEMPLATES: dict[str, str] = {
     "points.not_a_number": N_('%(value)s is not a number of points (use e.g. 31 or "58/3")'),
     "points.negative": N_("%(value)s is negative; counted points are never below zero"),
     "field.not_text": N_("must be text, not %(kind)s"),
+    "text.control": N_("holds a control character (%(char)s), a tab or a line break: this text is one line of "
+                       "what can be seen, remove it"),
+    "text.control_lines": N_("holds a control character (%(char)s): only line breaks and tabs may stand between "
+                             "the words here, remove it"),
     "field.not_whole": N_("must be a whole number from 1, not %(value)s"),
     "field.not_number": N_("%(value)s is not a number this can hold"),
     "field.choice": N_("%(value)s is not one of %(allowed)s"),

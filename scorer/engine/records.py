@@ -234,6 +234,75 @@ def player_name(text: str) -> str:
     return unicodedata.normalize("NFC", text.translate(ZERO_WIDTH)).strip()
 
 
+BLANK_RANGES = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+                (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+                (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+                (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+"""Characters that show nothing: Unicode's default-ignorable code points (the soft hyphen, the invisible
+separator U+2063, the Hangul fillers U+3164 and U+FFA0, variation selectors, tag characters...) and the
+blank Braille pattern U+2800, which a font draws as an empty cell."""
+
+
+def _blank(ch: str) -> bool:
+    code = ord(ch)
+    return ch.isspace() or any(low <= code <= high for low, high in BLANK_RANGES)
+
+
+VARIATION_SELECTORS = ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
+"""Invisible, but part of what is seen: they pick a character's look (the emoji in "Anna ❤️")."""
+
+
+def _hidden(ch: str) -> bool:
+    """A character inside a name that shows nothing of its own and so makes a second name look like the
+    first: a format character (U+202E, U+00AD, U+2063, tags...) or another blank one (U+3164...)."""
+    if unicodedata.category(ch) == "Cf":
+        return True
+    code = ord(ch)
+    return (not ch.isspace() and _blank(ch)
+            and not any(low <= code <= high for low, high in VARIATION_SELECTORS))
+
+
+def _line_break_or_control(ch: str) -> bool:
+    """A control character (NUL, tab, line feed...) or a line or paragraph separator (U+2028, U+2029)."""
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+
+
+def check_name(name: str, where: str) -> None:
+    """Refuse a name (a player's, a club's) that cannot be read as one line of visible text: one holding a
+    control character or a line separator, one made only of invisible characters (two "empty" players),
+    one holding a format character or another that shows nothing (a bidi override such as U+202E turns
+    "anna" around; a soft hyphen, U+2063 or U+3164 makes "Anna" a second, identical-looking player).
+    ``name`` as :func:`player_name` read it."""
+    if name.isascii() and name.isprintable():  # the common case: nothing of the kind
+        return
+    if any(_line_break_or_control(ch) for ch in name):
+        raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
+    if all(_blank(ch) for ch in name):
+        raise ReadError.of("players.invisible", where, name=json.dumps(name))
+    hidden = next((ch for ch in name if _hidden(ch)), None)
+    if hidden is not None:
+        raise ReadError.of("players.format", where, name=json.dumps(name), char=f"U+{ord(hidden):04X}")
+
+
+TEXT_CONTROLS_KEPT = {"notes": "\t\n\r"}
+"""The control characters a text may hold, by its field: a hand's notes keep the tabs and line breaks their
+box sends (a line break as CR LF); a title, a place, a date are one line and hold none."""
+
+
+def check_text(text: str, key: str, where: str) -> None:
+    """Refuse a text (a title, a place, notes...) holding a control character it may not hold (NUL, an
+    escape...), or a line or paragraph separator (U+2028, U+2029): shown in a page's title, a PDF or a CSV
+    cell, such characters are not the text a player typed. See :data:`TEXT_CONTROLS_KEPT`."""
+    if text.isprintable():
+        return
+    kept = TEXT_CONTROLS_KEPT.get(key, "")
+    bad = next((ch for ch in text if ch not in kept and _line_break_or_control(ch)), None)
+    if bad is not None and kept:
+        raise ReadError.of("text.control_lines", where, char=f"U+{ord(bad):04X}")
+    if bad is not None:
+        raise ReadError.of("text.control", where, char=f"U+{ord(bad):04X}")
+
+
 def one_space(name: str) -> str:
     """A name with each run of white space inside it made one space: how the forms and a club's roster
     read a typed name ("Anna   Rossi" is Anna Rossi). A file's names are read as RECORD.md says: trimmed."""
@@ -259,8 +328,7 @@ def _players(value: object, ruleset: Ruleset) -> tuple[str, ...]:
         name = player_name(given) if isinstance(given, str) else ""
         if not name:
             raise ReadError.of("players.empty_name", f"players[{i}]")
-        if not name.isprintable() and any(unicodedata.category(ch) == "Cc" for ch in name):
-            raise ReadError.of("players.control", f"players[{i}]", name=json.dumps(given, ensure_ascii=False))
+        check_name(name, f"players[{i}]")
         if len(name) > MAX_NAME:
             raise ReadError.of("players.too_long", f"players[{i}]", length=len(name), most=MAX_NAME)
         names.append(name)
@@ -439,6 +507,7 @@ def _optional_text(obj: dict[str, Any], key: str, prefix: str) -> str | None:
         raise ReadError.of("field.not_text", f"{prefix}{key}", kind=_kind(value))
     if len(value) > TEXT_LIMITS.get(key, len(value)):
         raise ReadError.of("limit.text", f"{prefix}{key}", length=len(value), limit=TEXT_LIMITS[key])
+    check_text(value, key, f"{prefix}{key}")
     return value
 
 

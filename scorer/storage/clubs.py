@@ -24,7 +24,6 @@ import json
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -45,7 +44,15 @@ from ..engine.limits import (
     MAX_SEASONS,
 )
 from ..engine.messages import N_
-from ..engine.records import MatchRecord, dumps, match_to_dict, one_space, parse_match, player_name
+from ..engine.records import (
+    MatchRecord,
+    check_name,
+    dumps,
+    match_to_dict,
+    one_space,
+    parse_match,
+    player_name,
+)
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import standings
@@ -117,15 +124,15 @@ class Event:
 
 def clean_name(value: object, where: str = "name", *, player: bool = True) -> str:
     """A player's (or club's) name as RECORD.md reads names, as a match reads its players' (NFC, zero-width
-    characters taken out, trimmed), runs of spaces inside it made one: 1 to 40 characters, no control
-    characters. So "Anna" and "Anna" with a zero-width space in it are one roster player, as they are one
-    player in a match, and a name typed with two spaces between its words is not a second player.
+    characters taken out, trimmed), runs of spaces inside it made one: 1 to 40 characters of one line of
+    visible text (records.check_name). So "Anna" and "Anna" with a zero-width space in it are one roster
+    player, as they are one player in a match, and a name typed with two spaces between its words is not a
+    second player.
     ``player=False`` for a club's, a season's or a night's name: an empty one is not "a player name"."""
     name = player_name(value) if isinstance(value, str) else ""
     if not name:
         raise ReadError.of("players.empty_name", where) if player else ReadError.of("name.empty", where)
-    if any(unicodedata.category(ch) == "Cc" for ch in name):
-        raise ReadError.of("players.control", where, name=json.dumps(name, ensure_ascii=False))
+    check_name(name, where)  # one line of visible text, as a match's players
     name = one_space(name)  # "Anna   Rossi" is Anna Rossi, as name_key compares
     if len(name) > MAX_NAME:
         raise ReadError.of("players.too_long", where, length=len(name), most=MAX_NAME)

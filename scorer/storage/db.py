@@ -16,12 +16,14 @@ import os
 import sqlite3
 import threading
 import time
+import unicodedata
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import sqlite_utils
@@ -391,6 +393,130 @@ def _m012_ends_within_their_limits(db: sqlite_utils.Database) -> None:
             changes = ", changes = changes + 1" if table == "matches" else ""
             db.execute(f"UPDATE {table} SET settings = ?, updated_at = ?{changes} WHERE id = ?",
                        [json.dumps(settings, ensure_ascii=False), stamp, row_id])
+
+
+def _m013_entry_digests(db: sqlite_utils.Database) -> None:
+    """Beside each change's idempotency key, the digest of the body it came with (store.body_digest): the
+    key then replays only that body, and the same key with another body is refused instead of being
+    answered as if it had been saved. Changes stored before have none (taken as the same body)."""
+    db.execute("ALTER TABLE revisions ADD COLUMN entry_digest TEXT")
+
+
+def _m014_club_and_night_link_changes(db: sqlite_utils.Database) -> None:
+    """When a club's or a night's links were replaced by new ones (storage/links.py), as link_changes
+    keeps a match's."""
+    db.execute("CREATE TABLE club_link_changes (id INTEGER PRIMARY KEY, club_id INTEGER NOT NULL "
+               "REFERENCES clubs (id), changed_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_club_link_changes_club ON club_link_changes (club_id)")
+    db.execute("CREATE TABLE night_link_changes (id INTEGER PRIMARY KEY, night_id INTEGER NOT NULL "
+               "REFERENCES nights (id), changed_at TEXT NOT NULL)")
+    db.execute("CREATE INDEX idx_night_link_changes_night ON night_link_changes (night_id)")
+
+
+HIDDEN_THEN = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+               (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+               (0x3164, 0x3164), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+               (0x1D173, 0x1D17A), (0xE0000, 0xE00FF))
+"""The characters inside a name that show nothing, as records.check_name first refused them (format
+characters and blank ones; variation selectors stay): written out here, not read from the engine, so that
+the next migration never changes."""
+
+
+def _breaks_then(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+
+
+def _seen_text(text: str, kept: str = "") -> str:
+    """A title, place, date (``kept`` empty: one line) or notes (``kept`` tab and line breaks) with the
+    control characters and separators it may no longer hold made spaces (line breaks, in notes)."""
+    if kept:
+        return "".join(ch if ch in kept or not _breaks_then(ch) else "\n" if ch in "\u2028\u2029" else ""
+                       for ch in text)
+    return " ".join("".join(" " if _breaks_then(ch) else ch for ch in text).split())
+
+
+def _seen_name(name: str) -> str:
+    """A name with what shows nothing taken out and its control characters made spaces."""
+    def hidden(ch: str) -> bool:
+        code = ord(ch)
+        return unicodedata.category(ch) == "Cf" or (not ch.isspace() and any(
+            low <= code <= high for low, high in HIDDEN_THEN))
+    return " ".join("".join(" " if _breaks_then(ch) else "" if hidden(ch) else ch for ch in name).split())
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    """A record with each name (a value, or an object's key: the players' maps) replaced."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+    return value
+
+
+def _seen_names(players: list[Any]) -> dict[str, str]:
+    """The players' names that change, each to one that can be seen and is still unique in the match."""
+    taken = {p for p in players if isinstance(p, str) and _seen_name(p) == p}
+    renames = {}
+    for seat, name in enumerate(players, start=1):
+        if not isinstance(name, str) or _seen_name(name) == name:
+            continue
+        new = _seen_name(name) or f"Player {seat}"
+        base, n = new, 2
+        while new in taken:
+            new, n = f"{base} ({n})", n + 1
+        taken.add(new)
+        renames[name] = new
+    return renames
+
+
+def _seen_record(record: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    record = _renamed(record, names) if names else record
+    for key, kept in (("notes", "\t\n\r"), ("recorded_at", "")):
+        if isinstance(record.get(key), str):
+            record[key] = _seen_text(record[key], kept)
+    return record
+
+
+def _m015_texts_and_names_that_can_be_seen(db: sqlite_utils.Database) -> None:
+    """Titles, places and notes stored with control characters, and names holding characters that show
+    nothing, as the reader now refuses them (records.check_text, check_name): each made what the reader
+    takes, so a match stored before still opens. A title's NUL or line break becomes a space; a name loses
+    its soft hyphen or U+2063 ("Bru\u00adno" is Bruno; "Bruno (2)" if the match has a Bruno already, "Player
+    2" for a name of nothing but such characters), in the match's settings and every hand and revision.
+    Only the rows holding such characters are rewritten; their match's kept results go and its pages change."""
+    stamp = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    suspect = ("instr({0}, '\\u00') OR instr({0}, char(127)) OR instr({0}, char(8232)) OR "
+               "instr({0}, char(8233))")
+    for table in ("matches", "clubs"):
+        for row_id, text in db.execute(f"SELECT id, settings FROM {table}").fetchall():
+            settings = json.loads(text)
+            names = _seen_names(settings["players"]) if isinstance(settings.get("players"), list) else {}
+            new = _renamed(settings, names) if names else dict(settings)
+            for key in ("title", "place", "date"):
+                if isinstance(new.get(key), str):
+                    new[key] = _seen_text(new[key])
+            hands = [] if table == "clubs" else db.execute(
+                f"SELECT id, record FROM hands WHERE match_id = ? AND ({'1' if names else suspect.format('record')})",
+                [row_id]).fetchall()
+            revisions = [] if table == "clubs" else db.execute(
+                "SELECT r.id, r.record FROM revisions r JOIN hands h ON h.id = r.hand_id WHERE h.match_id = ? "
+                f"AND ({'1' if names else suspect.format('r.record')})", [row_id]).fetchall()
+            changed = new != settings
+            for rows, target in ((hands, "hands"), (revisions, "revisions")):
+                for record_id, record_text in rows:
+                    record = json.loads(record_text)
+                    seen = _seen_record(json.loads(record_text), names)
+                    if seen != record:
+                        changed = True
+                        db.execute(f"UPDATE {target} SET record = ? WHERE id = ?",
+                                   [json.dumps(seen, ensure_ascii=False), record_id])
+            if not changed:
+                continue
+            more = ", changes = changes + 1" if table == "matches" else ""
+            db.execute(f"UPDATE {table} SET settings = ?, updated_at = ?{more} WHERE id = ?",
+                       [json.dumps(new, ensure_ascii=False), stamp, row_id])
             if table == "matches":
                 db.execute("DELETE FROM hand_results WHERE hand_id IN (SELECT id FROM hands WHERE match_id = ?)",
                            [row_id])
@@ -399,7 +525,8 @@ def _m012_ends_within_their_limits(db: sqlite_utils.Database) -> None:
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes,
-                               _m011_summary_file_sizes, _m012_ends_within_their_limits]
+                               _m011_summary_file_sizes, _m012_ends_within_their_limits, _m013_entry_digests,
+                               _m014_club_and_night_link_changes, _m015_texts_and_names_that_can_be_seen]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""

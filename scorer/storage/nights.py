@@ -525,16 +525,18 @@ def state_tag(db: sqlite_utils.Database, night: NightRow) -> str:
     return f"{seated}-{count}-{last}-{stamp.replace(':', '').replace('-', '').replace('.', '')}"
 
 
-_STATES: dict[tuple[str, int, str], NightState] = {}
-"""Nights already read by this process, by (database file, night, state tag): a hundred phones
-fetching the night's page after a save read it once."""
+_STATES: dict[tuple[str, int, str, str], NightState] = {}
+"""Nights already read by this process, by (database file, night, its edit token, state tag): a hundred
+phones fetching the night's page after a save read it once. The token is in the key because the state
+holds the tables' links: new links for the night (storage/links.py, which renews its tables' too) are a
+new state even within the second the tag's stamps are counted in."""
 
 
 def current_state(db: sqlite_utils.Database, night: NightRow) -> tuple[NightState, str]:
     """The night's state and its tag, read once per tag by this process."""
     tag = state_tag(db, night)
     path = club_store._database_path(db)
-    key = (path, night.id, tag)
+    key = (path, night.id, night.edit_token, tag)
     found = _STATES.get(key) if path else None
     if found is None:
         found = night_state(db, night)

@@ -79,6 +79,16 @@ class Conflict(StoreError):
         self.current = current
 
 
+class KeyReused(StoreError):
+    """An idempotency key already stored with another change (another body, hand or action): a key
+    replays only the request it came with, so this one is refused and nothing is saved. ``done`` is
+    what the key made."""
+
+    def __init__(self, done: Done) -> None:
+        super().__init__(f"this key already made a {done.action} of another body")
+        self.done = done
+
+
 class MatchFull(StoreError):
     """The match holds as many hands as a match may (limits.MAX_HANDS): a backstop inside the write
     lock, behind the pages' own check, so two saves at once can never store one too many; and a
@@ -397,58 +407,84 @@ def _last_id(pk: Any) -> int:
 
 
 def _insert_hand(db: sqlite_utils.Database, match_id: int, position: int, record: dict[str, Any],
-                 stamp: str, entry_key: str | None = None) -> int:
+                 stamp: str, entry: Entry | None = None) -> int:
     key = secrets.token_hex(6)
     # plain SQL: sqlite-utils' insert reads the schema first, inside the write lock
     hand_id = _last_id(db.execute(
         "INSERT INTO hands (match_id, key, position, record, version, deleted_at, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, 1, NULL, ?, ?)",
         [match_id, key, position, json.dumps(record, ensure_ascii=False), stamp, stamp]).lastrowid)
-    _revision(db, hand_id, 1, "create", record, stamp, entry_key)
+    _revision(db, hand_id, 1, "create", record, stamp, entry)
     return hand_id
 
 
 def _revision(db: sqlite_utils.Database, hand_id: int, version: int, action: str, record: dict[str, Any],
-              stamp: str, entry_key: str | None = None) -> None:
-    db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at, entry_key) "
-               "VALUES (?, ?, ?, ?, ?, ?)",
-               [hand_id, version, action, json.dumps(record, ensure_ascii=False), stamp, entry_key])
+              stamp: str, entry: Entry | None = None) -> None:
+    db.execute("INSERT INTO revisions (hand_id, version, action, record, created_at, entry_key, entry_digest) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)",
+               [hand_id, version, action, json.dumps(record, ensure_ascii=False), stamp,
+                entry.key if entry else None, entry.digest if entry else None])
+
+
+def body_digest(body: Any) -> str:
+    """What identifies a request's body beside its idempotency key: the SHA-256 of its canonical JSON
+    (keys sorted, no spaces), so the same body sent again gives the same digest whatever its layout."""
+    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A phone's or program's idempotency key and the digest of the body it came with
+    (:func:`body_digest`): the same key replays only the same body."""
+
+    key: str
+    digest: str
 
 
 @dataclass(frozen=True)
 class Done:
-    """A change already stored under an idempotency key: the hand it made and what it was."""
+    """A change already stored under an idempotency key: the hand it made, what it was, the body's digest."""
 
     hand: HandRow
     action: str
     version: int
+    digest: str | None = None
+
+    def replays(self, action: str, entry: Entry, hand_key: str | None = None) -> bool:
+        """Whether ``entry`` is this change sent again: the same action (on the same hand) with the same
+        body. A change stored before digests were kept (no digest) is taken as the same body."""
+        return (self.action == action and (hand_key is None or self.hand.key == hand_key)
+                and self.digest in (None, entry.digest))
 
 
 def entry_done(db: sqlite_utils.Database, match_id: int, entry_key: str | None) -> Done | None:
     """The change this phone's key already made in the match (a retry after a lost answer), if any."""
     if not entry_key:
         return None
-    rows = list(db.query("SELECT h.*, r.action AS r_action, r.version AS r_version FROM revisions r "
-                         "JOIN hands h ON h.id = r.hand_id WHERE r.entry_key = ? AND h.match_id = ? "
+    rows = list(db.query("SELECT h.*, r.action AS r_action, r.version AS r_version, r.entry_digest AS r_digest "
+                         "FROM revisions r JOIN hands h ON h.id = r.hand_id WHERE r.entry_key = ? AND h.match_id = ? "
                          "ORDER BY r.id LIMIT 1", [entry_key, match_id]))
     if not rows:
         return None
     row = rows[0]
-    action, version = row.pop("r_action"), row.pop("r_version")
-    return Done(_hand_row(row, _settings(db, match_id)), action, version)
+    action, version, digest = row.pop("r_action"), row.pop("r_version"), row.pop("r_digest")
+    return Done(_hand_row(row, _settings(db, match_id)), action, version, digest)
 
 
 def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
              expected_count: int | None = None, result: HandResult | None = None,
-             entry_key: str | None = None) -> HandRow:
+             entry: Entry | None = None) -> HandRow:
     """Append a hand; ``expected_count`` is how many hands the phone saw when it started.
 
     If somebody saved a hand in between, the hand this phone meant as hand N
     would silently become hand N+1: Conflict instead, with the hand that was saved.
     ``result`` is the hand judged (the caller has it); judged here if not given. Both
     happen before the write lock is taken: inside it only the count, the last hand's
-    running totals and the writes. A hand already stored under ``entry_key`` (the phone
-    retrying after a lost answer) is returned as it is.
+    running totals and the writes. A hand already stored under ``entry``'s key with the same body
+    (the phone retrying after a lost answer, or a back button sending the form again) is returned
+    as it is, before ``expected_count`` is looked at: the retry meets its own hand, not a conflict.
+    The key already used for another body or another change is :class:`KeyReused`.
     """
     settings = _settings(db, match_id)
     if not settings:
@@ -458,8 +494,10 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
     summary = _summary(result)
     stamp = now()
     with writing(db):
-        done = entry_done(db, match_id, entry_key)
-        if done is not None:
+        done = entry_done(db, match_id, entry.key if entry else None)
+        if done is not None and entry is not None:
+            if not done.replays("create", entry):
+                raise KeyReused(done)
             return done.hand
         _touch(db, match_id, stamp)
         count, position, latest, kept = next(iter(db.execute(
@@ -476,7 +514,7 @@ def add_hand(db: sqlite_utils.Database, match_id: int, record: dict[str, Any],
                 f"Hand {expected_count + 1} was saved from another phone while you were entering it.",
                 _hand_by_id(db, latest, settings) if latest is not None else None,
             )
-        hand_id = _insert_hand(db, match_id, (position or 0) + 1, record, stamp, entry_key)
+        hand_id = _insert_hand(db, match_id, (position or 0) + 1, record, stamp, entry)
         match = _settings_record(json.dumps(settings, sort_keys=True))
         before = _running_after(db, latest, count) if latest is not None else Running.start(match)
         if before is None:  # the results before it are missing or from another engine: all again
@@ -492,12 +530,14 @@ def _hand_by_id(db: sqlite_utils.Database, hand_id: int, settings: dict[str, Any
 
 def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None,
             action: str, record: dict[str, Any] | None, deleted: bool | None,
-            entry_key: str | None = None) -> HandRow:
+            entry: Entry | None = None) -> HandRow:
     stamp = now()
     with writing(db):
-        done = entry_done(db, match_id, entry_key)
-        if done is not None and done.hand.key == key:  # a retry: this change is stored already
-            return get_hand(db, match_id, key)
+        done = entry_done(db, match_id, entry.key if entry else None)
+        if done is not None and entry is not None:
+            if not done.replays(action, entry, key):  # a create's key on an edit, another body: refused
+                raise KeyReused(done)
+            return get_hand(db, match_id, key)  # a retry: this change is stored already
         _touch(db, match_id, stamp)
         hand = get_hand(db, match_id, key)
         if expected_version is not None and hand.version != expected_version:
@@ -512,39 +552,39 @@ def _change(db: sqlite_utils.Database, match_id: int, key: str, expected_version
             changes["deleted_at"] = stamp if deleted else None
         db.execute(f"UPDATE hands SET {', '.join(f'{name} = ?' for name in changes)} WHERE id = ?",
                    [*changes.values(), hand.id])
-        _revision(db, hand.id, version, action, new_record, stamp, entry_key)
+        _revision(db, hand.id, version, action, new_record, stamp, entry)
         # the hand's result and the running totals of the hands after it are made again
         _rebuild(db, match_id, hand.settings, from_position=hand.position)
         return get_hand(db, match_id, key)
 
 
 def update_hand(db: sqlite_utils.Database, match_id: int, key: str, record: dict[str, Any],
-                expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
-    """Save an edit as a new revision (once per ``entry_key``)."""
-    return _change(db, match_id, key, expected_version, "edit", record, None, entry_key)
+                expected_version: int | None = None, entry: Entry | None = None) -> HandRow:
+    """Save an edit as a new revision (once per ``entry``: its key with its body)."""
+    return _change(db, match_id, key, expected_version, "edit", record, None, entry)
 
 
 def delete_hand(db: sqlite_utils.Database, match_id: int, key: str, expected_version: int | None = None,
-                entry_key: str | None = None) -> HandRow:
+                entry: Entry | None = None) -> HandRow:
     """Mark a hand deleted (a revision too); :func:`undelete_hand` brings it back."""
-    return _change(db, match_id, key, expected_version, "delete", None, True, entry_key)
+    return _change(db, match_id, key, expected_version, "delete", None, True, entry)
 
 
 def undelete_hand(db: sqlite_utils.Database, match_id: int, key: str,
-                  expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
+                  expected_version: int | None = None, entry: Entry | None = None) -> HandRow:
     """Bring a deleted hand back to its place in the match (a revision too)."""
-    return _change(db, match_id, key, expected_version, "undelete", None, False, entry_key)
+    return _change(db, match_id, key, expected_version, "undelete", None, False, entry)
 
 
 def restore_revision(db: sqlite_utils.Database, match_id: int, key: str, version: int,
-                     expected_version: int | None = None, entry_key: str | None = None) -> HandRow:
+                     expected_version: int | None = None, entry: Entry | None = None) -> HandRow:
     """Make an old revision's record the current one (itself a new revision, undeleting the hand)."""
     with writing(db):
         # one transaction, so the revision read is the one restored even if a save lands in between
         _touch(db, match_id, now())
         hand = get_hand(db, match_id, key)
         old = get_revision(db, hand.id, version)
-        return _change(db, match_id, key, expected_version, "restore", old.record, False, entry_key)
+        return _change(db, match_id, key, expected_version, "restore", old.record, False, entry)
 
 
 def match_state(db: sqlite_utils.Database, match_id: int) -> str:

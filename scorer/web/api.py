@@ -22,6 +22,7 @@ from ..engine.scoring import score_hand
 from ..storage import store
 from .context import get_db
 from .jsonio import created, json_body, refuse
+from .lookalikes import look_alike_sentences
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -51,4 +52,6 @@ def create_match() -> Any:
                    + ", ".join(str(n) for n in hands) + ".")
         return refuse(400, "bad_request", message, problems=problems)
     row = store.create_match(get_db(), match, results)
-    return created("matches.match_page", row.edit_token, row.view_token)
+    body, status, headers = created("matches.match_page", row.edit_token, row.view_token)
+    warnings = look_alike_sentences(match.players)  # kept as two players, but said
+    return ({**body, "warnings": warnings} if warnings else body), status, headers

@@ -34,7 +34,7 @@ from .context import (
     pdf_turn,
     sheet_name,
 )
-from .forms import Form, TextBox, VersionForm
+from .forms import KEY_USED, Form, TextBox, VersionForm
 from .labels import read_error_text
 
 bp = Blueprint("audit", __name__)
@@ -164,6 +164,12 @@ def record_ruling(token: str, key: str) -> Any:
     of the hand, which the hand's history can undo by restoring the version before."""
     load_match(token, edit=True)  # 403 for the view-only link
     row, hand, result, number = _stored(token, key)
+    entry = _ruling_entry()
+    done = store.entry_done(get_db(), row.id, entry.key) if entry else None
+    if entry is not None and done is not None:  # sent again (a double tap, the back button): recorded once
+        if done.replays("edit", entry, key):
+            return redirect(url_for("history.hand_history", token=token, key=key), 303)
+        return _hand_audit_page(token, row, hand, result, number, status=409, problem=str(KEY_USED))
     form = VersionForm()
     awards = {t: s for t, s in _awards(request.form.getlist("award")).items() if _valid_award(result, t, s)}
     annul = request.form.get("annul") == "1" and result.counts is not None
@@ -171,10 +177,10 @@ def record_ruling(token: str, key: str) -> Any:
     if not form.validate() or ruled is None or hand.deleted_at is not None:
         problem = next(iter(form.version.errors), None) or _("Choose a trick to award before recording it.")
         return _hand_audit_page(token, row, hand, result, number, status=400, problem=str(problem))
+    body = hand_to_dict(ruled, in_match=True)
     try:
-        saved = store.update_hand(get_db(), row.id, key, hand_to_dict(ruled, in_match=True),
-                                  expected_version=int(form.version.data),
-                                  entry_key=entry_key(request.form.get("entry_key")))
+        saved = store.update_hand(get_db(), row.id, key, body, expected_version=int(form.version.data),
+                                  entry=entry)
     except store.Conflict:
         fresh = store.get_hand(get_db(), row.id, key)
         return _hand_audit_page(token, row, fresh, _result(fresh.parsed), number, status=409, problem=_(
@@ -186,6 +192,18 @@ def record_ruling(token: str, key: str) -> Any:
     flash(_("Recorded as version %(v)s of the hand: %(ruling)s. To undo it, restore version %(old)s.",
             v=saved.version, ruling=told, old=hand.version))
     return redirect(url_for("history.hand_history", token=token, key=key), 303)
+
+
+def _ruling_entry() -> store.Entry | None:
+    """The ruling form's idempotency key with the digest of what it asked (the awards, the annulment, the
+    version it was made on): once recorded the hand has changed, so the ruling cannot be worked out again
+    to compare it."""
+    given = entry_key(request.form.get("entry_key"))
+    if given is None:
+        return None
+    asked = {"award": sorted(request.form.getlist("award")), "annul": request.form.get("annul") == "1",
+             "version": request.form.get("version")}
+    return store.Entry(given, store.body_digest(asked))
 
 
 @bp.get("/m/<token>/hands/<key>/audit.pdf")

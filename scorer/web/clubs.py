@@ -34,6 +34,7 @@ from ..engine.rulesets import PRESETS, find_ruleset
 from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
+from ..storage import links as link_store
 from ..storage import store
 from .context import (
     CLUBS_COOKIE,
@@ -69,6 +70,7 @@ from .labels import (
     error_text,
     message_text,
 )
+from .lookalikes import warn_look_alikes
 from .roster import pick_players, roster_lines, roster_problems, ticked_players
 
 bp = Blueprint("clubs", __name__)
@@ -277,6 +279,7 @@ def new_club() -> Any:
         else:
             if club is not None:
                 flash(_("Club created. Keep the edit link: it is the key to the club."))
+                warn_look_alikes(name for name, _short in players)
                 return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
     status = 400 if request.method == "POST" else 200
     return render_template("club_new.html", form=form), status
@@ -294,6 +297,7 @@ def import_club() -> Any:
             problems = _file_errors(club_file)
             if not problems:
                 club = club_store.import_club(get_db(), club_file)
+                warn_look_alikes(p.name for p in club_store.roster(get_db(), club.id))
                 if club_file.part is None:
                     flash(ngettext("Club imported: %(num)s match.", "Club imported: %(num)s matches.",
                                    len(club_file.matches)))
@@ -354,7 +358,20 @@ def share(token: str) -> str:
     """The club's edit and view links with QR codes."""
     club, can_edit = load_club(token)
     codes = share_codes("clubs.club_page", club.edit_token if can_edit else None, club.view_token)
-    return render_template("club_share.html", club=club, token=token, codes=codes)
+    changes = link_store.owner_link_changes(get_db(), "club", club.id) if can_edit else []
+    return render_template("club_share.html", club=club, token=token, codes=codes, can_edit=can_edit,
+                           changes=changes)
+
+
+@bp.post("/c/<token>/links/renew")
+def renew_links(token: str) -> Any:
+    """New links for a club shared too widely, and for its matches and nights (its edit page hands out
+    theirs): every old one answers 404 from now on."""
+    club, _can_edit = load_club(token, edit=True)
+    fresh = link_store.renew_club_links(get_db(), club.id)
+    flash(_("New links made: the old edit and view links no longer open this club, nor its matches and nights. "
+            "Share these instead."))
+    return remember_club(redirect(url_for("clubs.share", token=fresh.edit_token)), fresh.edit_token)
 
 
 @bp.route("/c/<token>/settings", methods=["GET", "POST"])
@@ -411,6 +428,7 @@ def start_match(token: str) -> Any:
                 problem = message_text(exc)
             else:
                 flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
+                warn_look_alikes([p.name for p in club_store.roster(db, club.id)], new=names)
                 return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
     status = 400 if request.method == "POST" else 200
     return render_template("club_start.html", club=club, token=token, form=form, problem=problem,
@@ -572,6 +590,8 @@ def rename_player(token: str, player_id: int) -> Any:
     except club_store.ClubError:
         abort(404)
     flash(_("Saved: the player's past matches and statistics stay with them."))
+    renamed = club_store.get_player(get_db(), club.id, player_id).name
+    warn_look_alikes([p.name for p in club_store.roster(get_db(), club.id)], new=[renamed])
     return redirect(url_for("clubs.player_page", token=token, player_id=player_id))
 
 

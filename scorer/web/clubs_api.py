@@ -21,8 +21,9 @@ from ..engine.records import hand_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
 from ..storage import clubs as club_store
 from ..storage import store
-from .context import club_request, get_db
+from .context import club_request, entry_key, get_db
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
+from .lookalikes import look_alike_sentences
 
 bp = Blueprint("clubs_api", __name__)
 
@@ -59,7 +60,9 @@ def create_club() -> Any:
         club = club_store.import_club(get_db(), club_file)
     except ScartoError as exc:  # a limit (docs/LIMITS.md) the file's reading could not see
         return read_refusal(exc)
-    return created("clubs.club_page", club.edit_token, club.view_token)
+    body, status, headers = created("clubs.club_page", club.edit_token, club.view_token)
+    warnings = look_alike_sentences(p.name for p in club_store.roster(get_db(), club.id))
+    return ({**body, "warnings": warnings} if warnings else body), status, headers
 
 
 @bp.post("/c/<token>/matches")
@@ -125,7 +128,9 @@ def add_hand(token: str) -> Any:
     """One in-match hand record appended: 201 ``{"number": N}``; 409 if ``number`` was taken first.
 
     A record with errors is refused (400, its problems); one with rule breaches is
-    stored and marked by the judgement, as the table's pages show it.
+    stored and marked by the judgement, as the table's pages show it. An ``Idempotency-Key``
+    header makes a retry safe: the same key with the same body is answered as the first time
+    (no second hand); the same key with another body is 409, nothing saved.
     """
     db = get_db()
     try:
@@ -160,7 +165,13 @@ def add_hand(token: str) -> Any:
         return refuse(400, "bad_request", f"Hand {number} cannot be saved before the hands before it.",
                       problems=[{"where": "number", "message": "beyond the next hand's number"}])
     try:
-        saved = store.add_hand(db, row.id, record, expected_count=expected, result=judged)
+        key = entry_key(None)  # the header; the digest is of the body as sent, read as JSON
+        entry = store.Entry(key, store.body_digest(value)) if key else None
+        saved = store.add_hand(db, row.id, record, expected_count=expected, result=judged, entry=entry)
+    except store.KeyReused as exc:
+        return refuse(409, "key_reused", "This Idempotency-Key was already used for another request in this match "
+                      f"(it saved hand {store.hand_place(db, exc.done.hand)}); nothing was saved. Send each new "
+                      "hand with a new key.")
     except store.Conflict as exc:
         return refuse(409, "conflict", f"Hand {number} was saved from another phone first; nothing was saved.",
                       current=exc.current.record if exc.current else None)

@@ -21,7 +21,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_END_HANDS, MAX_END_TARGET, MAX_NAME, MAX_PLACE, MAX_TITLE
-from ..engine.records import MATCH_FORMAT, one_space
+from ..engine.records import MATCH_FORMAT, check_name, check_text, one_space, player_name
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
 from ..storage.clubs import name_key
 from .jsonio import json_fields, posted_json
@@ -88,6 +88,35 @@ class Longest(Length):
         if length > self.max:
             raise ValidationError(_("%(length)s characters long; at most %(limit)s are allowed here: shorten it",
                                     length=length, limit=self.max))
+
+
+class Readable:
+    """A text box refused as the file reader refuses its text (records.check_text): a title or a place with
+    a NUL or a line separator in it, notes with a control character other than a line break or a tab. Told
+    at the box, in the reader's sentence."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if isinstance(field.data, str):
+            try:
+                check_text(field.data, self.key, self.key)
+            except ScartoError as exc:
+                raise ValidationError(message_text(exc)) from None
+
+
+class Visible:
+    """A player's box refused as the file reader refuses a name (records.check_name: invisible only, a
+    format character inside), said with the other boxes' errors rather than after them."""
+
+    def __call__(self, form: Any, field: Any) -> None:
+        name = player_name(one_space(field.data)) if isinstance(field.data, str) else ""
+        if name:
+            try:
+                check_name(name, field.name)
+            except ScartoError as exc:
+                raise ValidationError(message_text(exc)) from None
 
 
 def said_at(form: Any, exc: ScartoError) -> None:
@@ -185,8 +214,8 @@ class RuleSwitchFields:
 class MatchForm(Form, MatchEndFields, RuleSwitchFields):
     """Start a match: players in seating order, first dealer, ruleset, end, settlement."""
 
-    title = StringField(_l("Title"), validators=[Optional(), Longest(MAX_TITLE)])
-    place = StringField(_l("Place"), validators=[Optional(), Longest(MAX_PLACE)])
+    title = StringField(_l("Title"), validators=[Optional(), Longest(MAX_TITLE), Readable("title")])
+    place = StringField(_l("Place"), validators=[Optional(), Longest(MAX_PLACE), Readable("place")])
     preset = RadioField(
         _l("Rules"),
         choices=choices((name, name) for name in PRESETS),
@@ -199,11 +228,11 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
         default=AS_PRESET,
     )
     """Beside the preset: any reading of the rules played three- or four-handed or as Piccolo."""
-    player_1 = StringField(_l("Player 1"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
-    player_2 = StringField(_l("Player 2"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
-    player_3 = StringField(_l("Player 3"), filters=[typed], validators=[Optional(), Longest(MAX_NAME)])
+    player_1 = StringField(_l("Player 1"), filters=[typed], validators=[Optional(), Longest(MAX_NAME), Visible()])
+    player_2 = StringField(_l("Player 2"), filters=[typed], validators=[Optional(), Longest(MAX_NAME), Visible()])
+    player_3 = StringField(_l("Player 3"), filters=[typed], validators=[Optional(), Longest(MAX_NAME), Visible()])
     player_4 = StringField(_l("Player 4 (four-player deal only)"), filters=[typed],
-                           validators=[Optional(), Longest(MAX_NAME)])
+                           validators=[Optional(), Longest(MAX_NAME), Visible()])
     first_dealer = RadioField(
         _l("First dealer"),
         choices=choices([("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"), ("draw", _l("Draw for it"))]),
@@ -344,6 +373,9 @@ def currency_text(text: str) -> str:
 MAX_VERSION = 2**31
 """Beyond any hand's history; a larger number in a URL is not a version (and not an SQLite integer)."""
 RELOAD = _l("The page did not say which version of the hand it showed. Reload it and try again.")
+KEY_USED = _l("This button's form was already used for another change to this hand: nothing was changed now. "
+              "Reload the page and try again.")
+"""A form's idempotency key already stored with another change (another action, another version)."""
 
 
 class VersionForm(Form):

@@ -24,7 +24,7 @@ from ..engine.limits import MAX_CARDS, MAX_NOTES, MAX_TRICKS, MAX_TRICKS_TEXT
 from ..engine.numbers import fraction_json, fraction_text
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
-from .forms import Form, Longest, TextBox
+from .forms import Form, Longest, Readable, TextBox
 from .labels import page_words
 
 MAX_PLAYERS = 4
@@ -160,7 +160,7 @@ class HandForm(Form):
     entry_key = HiddenField()
     """The phone's idempotency key for this entry (set by offline.js): a retry is not stored twice."""
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")
-    notes = TextBox(_l("Notes (optional)"), validators=[Optional(), Longest(MAX_NOTES)])
+    notes = TextBox(_l("Notes (optional)"), validators=[Optional(), Longest(MAX_NOTES), Readable("notes")])
 
     form_name = ""
     unreadable = False

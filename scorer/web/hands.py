@@ -192,14 +192,16 @@ def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:
     db = get_db()
     try:
         expected = form.int_field("expected_count")
-        key = entry_key(form.entry_key.data)  # a retry after a lost answer finds its hand stored: answered alike
+        entry = _entry(form, data)  # a retry after a lost answer finds its hand stored: answered alike
         if hand is None:
-            saved = store.add_hand(db, view.row.id, data, expected_count=expected, result=result, entry_key=key)
+            saved = store.add_hand(db, view.row.id, data, expected_count=expected, result=result, entry=entry)
         else:
             saved = store.update_hand(db, view.row.id, hand.key, data, expected_version=form.int_field("version"),
-                                      entry_key=key)
+                                      entry=entry)
     except store.Conflict as exc:
         return _refused(view, form, hand, _conflict(view, form, hand, exc))
+    except store.KeyReused as exc:
+        return _refused(view, form, hand, _key_reused(view, form, hand, exc.done))
     except store.MatchKeepsAll:  # the form, what was typed in it kept, saying why (not the bare error page)
         return _refused(view, form, hand, Outcome(400, [_(
             "This match keeps %(limit)s hands with its deleted ones, as many as a match keeps: start a new match "
@@ -278,6 +280,39 @@ def _with_leaders(data: dict[str, Any], result: HandResult) -> dict[str, Any]:
     return out
 
 
+def _entry(form: HandForm, data: dict[str, Any]) -> store.Entry | None:
+    """The form's idempotency key with the digest of the hand it describes, or None without a key.
+
+    The digest is of the record as it would be stored, less the time the server stamps on it: the
+    same entry sent again (a retry, the back button) is the same body, whatever its spelling.
+    """
+    key = entry_key(form.entry_key.data)
+    if key is None:
+        return None
+    return store.Entry(key, store.body_digest({k: v for k, v in data.items() if k != "recorded_at"}))
+
+
+def _key_reused(view: MatchPage, form: HandForm, hand: store.HandRow | None, done: store.Done) -> Outcome:
+    """The form's key already saved something else (other values, another change): nothing saved, the
+    entry shown again as typed, with a new key so that saving it again stores it as what it is now."""
+    db = get_db()
+    number = store.hand_number(db, done.hand) or store.hand_place(db, done.hand)
+    form.entry_key.data = store.new_token()
+    if hand is None:
+        count = store.count_hands(db, view.row.id)
+        form.expected_count.data = str(count)
+        text = _("This entry was already saved once, as hand %(n)s, with other values than these: nothing was "
+                 "saved now. If this is another hand, save it again as hand %(next)s; to correct hand %(n)s, "
+                 "change it from its page.", n=number, next=count + 1)
+    else:
+        current = store.get_hand(db, view.row.id, hand.key)
+        form.version.data = str(current.version)
+        text = _("This entry was already saved once (hand %(n)s) with other values than these: nothing was "
+                 "saved now. Save again to store what is shown as a new change, or leave this page to keep what "
+                 "is saved.", n=number)
+    return Outcome(409, [text], conflict=_saved(done.hand))
+
+
 def _conflict(view: MatchPage, form: HandForm, hand: store.HandRow | None, exc: store.Conflict) -> Outcome:
     """Somebody saved first: say what is stored now and let this phone save its entry after all."""
     count = store.count_hands(get_db(), view.row.id)
@@ -303,6 +338,7 @@ def _refused(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcom
             body["conflict"] = _saved_json(outcome.conflict)
             body["expected_count"] = form.expected_count.data
             body["version"] = form.version.data
+            body["entry_key"] = form.entry_key.data
         return body, outcome.status
     return _page(view, form, hand, outcome)
 

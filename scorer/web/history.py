@@ -21,7 +21,7 @@ from markupsafe import Markup
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
 from .context import entry_key, get_db, load_match
-from .forms import MAX_VERSION, RELOAD, VersionForm
+from .forms import KEY_USED, MAX_VERSION, RELOAD, VersionForm
 from .labels import PROBLEM_LABELS, read_error_text
 
 bp = Blueprint("history", __name__)
@@ -218,19 +218,24 @@ def _conflict(token: str, row: store.MatchRow, can_edit: bool, key: str, message
     return _history_page(token, row, can_edit, hand, conflict=str(message), status=409)
 
 
-def _retried(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow
-             ) -> tuple[store.Done | None, str | None]:
-    """The change this form's idempotency key already made to this hand (a retry), and the key."""
-    entry = entry_key(request.form.get("entry_key"))
-    done = store.entry_done(get_db(), row.id, entry)
-    if done is not None and done.hand.key != hand.key:
-        done = None
-    return done, entry
+def _retried(row: store.MatchRow, hand: store.HandRow, action: str, body: dict[str, Any]
+             ) -> tuple[bool, bool, store.Entry | None]:
+    """(whether this form's idempotency key already made this very change: a retry; whether it made
+    another one: refused; the key with the digest of ``body``, what identifies the change)."""
+    key = entry_key(request.form.get("entry_key"))
+    if key is None:
+        return False, False, None
+    entry = store.Entry(key, store.body_digest(body))
+    done = store.entry_done(get_db(), row.id, key)
+    if done is None:
+        return False, False, entry
+    again = done.replays(action, entry, hand.key)
+    return again, not again, entry
 
 
 def _not_again(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow) -> Any:
-    """A key already used for another kind of change: a damaged form, refused without changing anything."""
-    return _history_page(token, row, can_edit, hand, status=400, problem=str(RELOAD))
+    """409: the key already made another change (a create's key, another version restored); nothing changed."""
+    return _conflict(token, row, can_edit, hand.key, KEY_USED)
 
 
 # --- pages ------------------------------------------------------------------------
@@ -267,9 +272,11 @@ def deleted_hands(token: str) -> Any:
 def restore(token: str, key: str, version: int) -> Any:
     """Make an old revision the current record (a new revision; undeletes a deleted hand)."""
     row, can_edit, hand = _load(token, key, edit=True)
-    done, entry = _retried(token, row, can_edit, hand)
-    if done is not None:
-        return _restored(token, key, version) if done.action == "restore" else _not_again(token, row, can_edit, hand)
+    again, refused, entry = _retried(row, hand, "restore", {"version": version})
+    if again:
+        return _restored(token, key, version)
+    if refused:
+        return _not_again(token, row, can_edit, hand)
     seen = _version(token, row, can_edit, hand)
     if not isinstance(seen, int):
         return seen
@@ -287,9 +294,11 @@ def restore(token: str, key: str, version: int) -> Any:
             "Version %(v)s cannot be restored: the rules no longer accept it as a hand that can be scored.",
             v=version))
     try:
-        store.restore_revision(db, row.id, key, version, expected_version=seen, entry_key=entry)
+        store.restore_revision(db, row.id, key, version, expected_version=seen, entry=entry)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
+    except store.KeyReused:  # the key used meanwhile, by another request
+        return _not_again(token, row, can_edit, hand)
     return _restored(token, key, version)
 
 
@@ -302,11 +311,11 @@ def _restored(token: str, key: str, version: int) -> Any:
 def delete_hand(token: str, key: str) -> Any:
     """Delete a hand (it stays stored and listed) and offer to undo it on the match page."""
     row, can_edit, hand = _load(token, key, edit=True)
-    done, entry = _retried(token, row, can_edit, hand)
-    if done is not None:
-        if done.action != "delete":
-            return _not_again(token, row, can_edit, hand)
-        return _deleted(token, key, store.hand_place(get_db(), hand), done.version)
+    again, refused, entry = _retried(row, hand, "delete", {})
+    if again:
+        return _deleted(token, key, store.hand_place(get_db(), hand), hand.version)
+    if refused:
+        return _not_again(token, row, can_edit, hand)
     seen = _version(token, row, can_edit, hand)
     if not isinstance(seen, int):
         return seen
@@ -315,9 +324,11 @@ def delete_hand(token: str, key: str) -> Any:
     db = get_db()
     number = store.hand_place(db, hand)
     try:
-        deleted = store.delete_hand(db, row.id, key, expected_version=seen, entry_key=entry)
+        deleted = store.delete_hand(db, row.id, key, expected_version=seen, entry=entry)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
+    except store.KeyReused:
+        return _not_again(token, row, can_edit, hand)
     return _deleted(token, key, number, deleted.version)
 
 
@@ -332,10 +343,10 @@ def _deleted(token: str, key: str, number: int, version: int) -> Any:
 def undelete(token: str, key: str) -> Any:
     """Bring a deleted hand back to its place in the match (the Undo of a delete)."""
     row, can_edit, hand = _load(token, key, edit=True)
-    done, entry = _retried(token, row, can_edit, hand)
-    if done is not None:
-        if done.action != "undelete":
-            return _not_again(token, row, can_edit, hand)
+    again, refused, entry = _retried(row, hand, "undelete", {})
+    if refused:
+        return _not_again(token, row, can_edit, hand)
+    if again:
         flash(_("Hand %(n)s is back in the match.", n=store.hand_place(get_db(), hand)))
         return redirect(url_for("matches.match_page", token=token), 303)
     seen = _version(token, row, can_edit, hand)
@@ -347,8 +358,10 @@ def undelete(token: str, key: str) -> Any:
         flash(_("Hand %(n)s is not deleted: nothing to undo.", n=number))
         return redirect(url_for("matches.match_page", token=token), 303)
     try:
-        back = store.undelete_hand(db, row.id, key, expected_version=seen, entry_key=entry)
+        back = store.undelete_hand(db, row.id, key, expected_version=seen, entry=entry)
     except store.Conflict:
         return _conflict(token, row, can_edit, key, _CHANGED)
+    except store.KeyReused:
+        return _not_again(token, row, can_edit, hand)
     flash(_("Hand %(n)s is back in the match.", n=store.hand_place(db, back)))
     return redirect(url_for("matches.match_page", token=token), 303)

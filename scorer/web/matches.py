@@ -30,6 +30,7 @@ from .context import (
 from .forms import MatchForm, said_at
 from .kept import kept_answer, kept_frame, kept_part
 from .labels import current_language, preset_table, switch_rows
+from .lookalikes import warn_look_alikes
 
 bp = Blueprint("matches", __name__)
 
@@ -64,6 +65,7 @@ def new_match() -> Any:
             said_at(form, exc)
         else:
             row = store.create_match(get_db(), match)
+            warn_look_alikes(match.players)
             if form.first_dealer.data == "draw":
                 flash(_("The app drew %(name)s to deal first.", name=match.first_dealer))
             response = redirect(url_for("matches.match_page", token=row.edit_token))

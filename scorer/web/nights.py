@@ -41,6 +41,7 @@ from ..engine.nights import places as ranking_places
 from ..engine.numbers import fraction_json
 from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
+from ..storage import links as link_store
 from ..storage import nights as night_store
 from ..storage import store
 from .context import (
@@ -58,6 +59,7 @@ from .context import file_name as _file_name
 from .forms import Form, Longest, TextBox, choices, typed
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 from .labels import PRESET_NAMES, current_language, error_text, message_text, name_error_text
+from .lookalikes import warn_look_alikes
 from .roster import pick_players, ticked_players
 
 bp = Blueprint("nights", __name__)
@@ -171,6 +173,7 @@ def new_night(token: str) -> Any:
                 problem = _form_problem(exc, names)
             else:
                 flash(_("The night is seated: round 1 is at the tables."))
+                warn_look_alikes([p.name for p in club_store.roster(db, club.id)], new=names)
                 return redirect(url_for("nights.night_page", token=night.edit_token))
     status = 400 if request.method == "POST" else 200
     return render_template("night_new.html", club=club, token=token, form=form, problem=problem,
@@ -201,9 +204,21 @@ def night_page(token: str) -> Any:
             url = url_for("matches.match_page", token=t.match.edit_token, _external=True)
             codes[t.table.number] = segno.make(url, error="m").svg_inline(scale=3, border=4, omitsize=True)
     members = url_for("nights.night_page", token=night.view_token, _external=True)
+    changes = link_store.owner_link_changes(db, "night", night.id) if can_edit else []
     return render_template("night_page.html", night=night, state=state, club=club, token=token,
                            can_edit=can_edit, codes=codes, form=NextForm(), members=members,
-                           preset_names=PRESET_NAMES, tag=tag)
+                           preset_names=PRESET_NAMES, tag=tag, changes=changes)
+
+
+@bp.post("/n/<token>/links/renew")
+def renew_links(token: str) -> Any:
+    """New links for a night shared too widely, and for its tables' matches (its page and table cards hand
+    out theirs): every old one answers 404 from now on."""
+    night, _can_edit = load_night(token, edit=True)
+    fresh = link_store.renew_night_links(get_db(), night.id)
+    flash(_("New links made: the old links no longer open this night, nor its tables' matches. Print the table "
+            "cards again and share these instead."))
+    return redirect(url_for("nights.night_page", token=fresh.edit_token))
 
 
 @bp.get("/n/<token>/state.json")

@@ -233,3 +233,53 @@ def test_a_large_clubs_file_goes_in_parts_from_one_phone_to_another_club(
     expect(page.locator(".problems")).to_contain_text("already")
     shot("club-file-part-refused")
     expect(page.locator("#add-part + p")).to_contain_text("The club has 4 matches now")
+
+
+def test_a_club_shared_too_widely_gets_new_links_that_take_its_matches_with_them(
+        page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    """The share page's two steps, as a match's: the old club links, and the club matches and nights the
+    old edit link reached, open nothing after; the new ones open the same club."""
+    from tests.seed import match_file
+
+    body = {"format": "scarto-club/1", "name": "Circolo Arci", "players": ["Anna", "Bruno", "Carla"],
+            "defaults": {"language": "it"}, "matches": [match_file(3)]}
+    response = page.request.post(live_server + "/api/clubs", data=body, headers={"Content-Type": "application/json"})
+    assert response.status == 201, response.text()
+    old_edit, old_view = response.json()["edit_url"], response.json()["view_url"]
+    night = page.request.post(old_edit + "nights", headers={"Content-Type": "application/json"}, data={
+        "format": "scarto-night/1", "title": "Giovedì", "players": ["Anna", "Bruno", "Carla"], "rounds": 1})
+    assert night.status == 201, night.text()
+    old_night = night.json()["edit_url"]
+    page.goto(old_edit + "?lang=it")
+    old_matches = [page.locator(".matches a[href*='/m/']").nth(i).get_attribute("href")
+                   for i in range(page.locator(".matches a[href*='/m/']").count())]
+    assert len(old_matches) >= 2  # the club's own match and the night's table
+    taps.tap("a[href$='/share']")
+    expect(page.locator("#renew-confirm")).to_be_hidden()  # one step more: nothing replaced by a stray tap
+    taps.tap("#renew summary")
+    expect(page.locator("#renew-confirm")).to_be_visible()
+    assert no_overflow(page) == []
+    shot("club-renew-it")
+    before = taps.count
+    taps.tap("#renew-confirm")
+    assert taps.count - before == 1
+    expect(page.locator(".flash")).to_contain_text("non aprono più questo circolo, né le sue partite e serate")
+    expect(page.locator(".renew .muted").last).to_contain_text("Link sostituiti:")
+    new_edit = page.locator("input.link").nth(0).input_value()
+    assert new_edit != old_edit and page.locator("input.link").nth(1).input_value() != old_view
+    assert no_overflow(page) == []
+    shot("club-renewed-it")
+    page.set_viewport_size({"width": 320, "height": 700})
+    assert no_overflow(page) == []
+    shot("club-renewed-it-320")
+    for url in (old_edit, old_view, old_night, *(live_server + href for href in old_matches)):
+        gone = page.goto(url)
+        assert gone is not None and gone.status == 404, url
+    page.goto(new_edit)
+    expect(page.locator("h1")).to_have_text("Circolo Arci")
+    fresh = page.locator(".matches a[href*='/m/']")
+    assert fresh.count() == len(old_matches)
+    assert not {fresh.nth(i).get_attribute("href") for i in range(fresh.count())} & set(old_matches)
+    taps.tap(".matches a[href*='/m/'] >> nth=0")
+    expect(page.locator("h1")).to_be_visible()
+    assert page.url.split("/m/")[1].strip("/") not in {h.split("/m/")[1].strip("/") for h in old_matches}

@@ -86,3 +86,32 @@ def test_a_shared_link_is_copied_with_one_tap(page: Any, live_server: str) -> No
     assert page.evaluate("navigator.clipboard.readText()") == box.input_value() == match_url
     right = page.locator(".share .link-row").first.evaluate("r => r.getBoundingClientRect().right")
     assert right <= 390
+
+
+def test_what_cannot_be_seen_is_said_at_its_box_and_look_alikes_are_warned_of(page: Any, live_server: str,
+                                                                             taps: Taps, shot: Any) -> None:
+    """A name of an invisible character and a place with a line separator are refused at their boxes, what
+    was typed kept; "Anna" beside a Cyrillic "Аnna" starts the match, with a warning."""
+    page.goto(live_server + "/new?lang=it")
+    page.fill("#player_1", "Anna")
+    page.fill("#player_2", "Bru\u00adno")
+    page.fill("#player_3", "Carla")
+    page.fill("#place", "Bar\u2028Sport")
+    taps.tap("button[type=submit]")
+    expect(page.locator("#player_2-error")).to_contain_text("carattere di formattazione invisibile (U+00AD")
+    expect(page.locator("#place-error")).to_contain_text("carattere di controllo (U+2028)")
+    expect(page.locator("#player_2")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#player_3")).to_have_value("Carla")  # the rest as typed
+    for width in (390, 320):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert no_overflow(page) == []
+    page.locator("#place-error").scroll_into_view_if_needed()
+    shot("new-match-unseen-it-320")
+    page.fill("#player_2", "\u0410nna")
+    page.fill("#place", "Bar Sport")
+    taps.tap("button[type=submit]")
+    expect(page.locator(".flash.warning")).to_contain_text("«Anna» e «\u0410nna» sembrano uguali")
+    assert no_overflow(page) == []
+    shot("match-look-alikes-it-320")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    shot("match-look-alikes-it-desktop")

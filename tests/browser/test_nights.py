@@ -123,3 +123,38 @@ def test_a_club_night_on_four_phones(browser: Any, browser_context_args: dict[st
     expect(members.locator("li.night-table[data-table='1'] .status")).to_contain_text("1 of 3 hands", timeout=10_000)
     for context, _phone, _taps in phones:
         context.close()
+
+
+def test_a_night_shared_too_widely_gets_new_links_for_it_and_its_tables(page: Any, live_server: str,
+                                                                          taps: Taps) -> None:
+    """The director's page has the share page's two steps: the old night links and table links open
+    nothing after, the new page's tables open their matches."""
+    made = page.request.post(live_server + "/api/clubs", data={
+        "format": "scarto-club/1", "name": "Circolo Arci", "players": NINE, "defaults": {"language": "de"}})
+    club_url = made.json()["edit_url"]
+    night = page.request.post(club_url + "nights", headers={"Content-Type": "application/json"}, data={
+        "format": "scarto-night/1", "title": "Donnerstag", "players": NINE, "rounds": 2, "seed": 7})
+    assert night.status == 201, night.text()
+    old_edit, old_view = night.json()["edit_url"], night.json()["view_url"]
+    page.goto(old_edit + "?lang=de")
+    old_tables = [page.locator("li.night-table a.button").nth(i).get_attribute("href") for i in range(3)]
+    expect(page.locator("#renew-confirm")).to_be_hidden()
+    taps.tap("#renew summary")
+    expect(page.locator(".renew")).to_contain_text("Tischkarten neu")
+    assert no_overflow(page) == []
+    snap(page, "night-renew-de")
+    taps.tap("#renew-confirm")
+    expect(page.locator(".flash")).to_contain_text("öffnen diesen Abend nicht mehr")
+    expect(page.locator("h1")).to_have_text("Donnerstag")
+    assert page.url != old_edit
+    new_tables = {page.locator("li.night-table a.button").nth(i).get_attribute("href") for i in range(3)}
+    assert not new_tables & set(old_tables)
+    assert no_overflow(page) == []
+    snap(page, "night-renewed-de")
+    for url in (old_edit, old_view, *(live_server + href for href in old_tables)):
+        gone = page.goto(url)
+        assert gone is not None and gone.status == 404, url
+    page.goto(live_server + sorted(new_tables)[0])
+    expect(page.locator("h1")).to_be_visible()
+    response = page.goto(club_url)
+    assert response is not None and response.status == 200  # the club's own links stay
