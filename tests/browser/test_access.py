@@ -162,3 +162,36 @@ def test_the_card_grid_fits_320_px_without_sideways_scrolling(browser: Any, brow
                 assert small_targets(page) == [], (name, language)
     finally:
         context.close()
+
+
+FACES_OUTSIDE = """() => [...document.querySelectorAll('#grid button')].filter(button => {
+    const r = button.getBoundingClientRect(), edge = parseFloat(getComputedStyle(button).borderLeftWidth);
+    return [...button.querySelectorAll('*')].some(e => { const x = e.getBoundingClientRect();
+        return x.width && (x.left < r.left + edge - .5 || x.right > r.right - edge + .5); });
+}).map(button => button.dataset.card)"""
+"""The cards of the grid whose drawn face reaches into (or past) the button's border."""
+
+LEGENDS_ON_BORDER = """() => [...document.querySelectorAll('fieldset > legend')].filter(legend => {
+    const fieldset = legend.parentElement, box = fieldset.getBoundingClientRect();
+    const line = parseFloat(getComputedStyle(fieldset).borderTopWidth);
+    return legend.getClientRects().length && legend.getBoundingClientRect().top < box.top + line;
+}).map(legend => legend.textContent.trim())"""
+"""The legends not inside their box: a fieldset's legend sits on its top border by default, and one of two
+lines had the border running through its second line."""
+
+
+@pytest.mark.parametrize("width", [320, 390, 1024])
+def test_card_faces_and_legends_stay_inside_their_boxes(browser: Any, browser_context_args: dict[str, Any],
+                                                        site: Any, width: int) -> None:
+    """XVIII, the longest numeral, overflowed its button; 10 and its mark did in a desktop's 14 columns."""
+    base, pages = site
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": width, "height": 800}})
+    page = context.new_page()
+    try:
+        for language in ("it", "de", "fi"):
+            for name in ("entry-cards", "entry-live", "entry-points", "new-match"):
+                _visit(page, base, pages[name], language)
+                assert page.evaluate(FACES_OUTSIDE) == [], (name, language)
+                assert page.evaluate(LEGENDS_ON_BORDER) == [], (name, language)
+    finally:
+        context.close()
