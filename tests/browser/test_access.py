@@ -195,3 +195,25 @@ def test_card_faces_and_legends_stay_inside_their_boxes(browser: Any, browser_co
                 assert page.evaluate(LEGENDS_ON_BORDER) == [], (name, language)
     finally:
         context.close()
+
+
+def test_the_content_is_one_tab_stop_away(page: Any, site: Any) -> None:
+    """The first Tab shows a skip link (in sight), which takes the next Tab into the page's content; without
+    it, the header holds at most six stops (the page's own language is no link)."""
+    base, pages = site
+    for name in ("match", "new-match"):
+        _visit(page, base, pages[name], "it")
+        page.keyboard.press("Tab")
+        skip = page.locator(":focus")
+        assert skip.get_attribute("href") == "#main" and skip.inner_text() == "Vai al contenuto"
+        box = skip.bounding_box()
+        assert box["y"] >= 0 and box["height"] >= 44, box
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement.closest('main')"), name
+        _visit(page, base, pages[name], "it")
+        stops = []
+        while not page.evaluate("!!document.activeElement.closest('main')"):
+            page.keyboard.press("Tab")
+            stops.append(page.evaluate("document.activeElement.outerHTML.slice(0, 60)"))
+        assert len(stops) - 2 <= 6, stops  # the skip link, the header's stops, the content's first
