@@ -32,6 +32,7 @@ from tests.browser.conftest import POLL, SCREENSHOTS
 pytestmark = pytest.mark.browser
 
 WIDTHS = (320, 360, 390)
+DESKTOP = 1024
 LANGUAGES = ("en", "it", "de", "fi")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -112,13 +113,20 @@ def tables_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         small = store.create_match(db, parse_match(match("Anna, Bruno, Carla", ["Anna", "Bruno", "Carla"],
                                                           [points_hand(["Anna", "Bruno", "Carla"], "Anna",
                                                                        ["20", "47", "11"])])))
-        four_key = store.list_hands(db, matches["Quattro"].id)[-1].key
+        four = matches["Quattro"].id
+        last, gone = store.list_hands(db, four)[-1], store.list_hands(db, four)[0]
+        four_key = last.key
+        changed = store.update_hand(db, four, last.key, {**last.record, "notes": "Rivista"},
+                                    expected_version=last.version)
+        store.delete_hand(db, four, gone.key, expected_version=gone.version)  # for the deleted hands' page
         giulia = next(p for p in club_store.roster(db, club.id) if p.name == "Giulia Ferrari")
     pages = {
         "match-small": f"/m/{small.edit_token}/",
         "match-three": f"/m/{matches['Tre'].edit_token}/",
         "match-four": f"/m/{matches['Quattro'].view_token}/",
         "hand-four": f"/m/{matches['Quattro'].view_token}/hands/{four_key}/",
+        "history-four": f"/m/{matches['Quattro'].view_token}/hands/{changed.key}/history",
+        "deleted-four": f"/m/{matches['Quattro'].view_token}/deleted",
         "club": f"/c/{club.edit_token}/",
         "season-table": f"/c/{club.edit_token}/table?season={season.id}",
         "player": f"/c/{club.edit_token}/p/{giulia.id}",
@@ -185,9 +193,9 @@ def visit(page: Any, url: str, language: str) -> None:
 
 @pytest.fixture(scope="module")
 def phones(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[dict[int, Any]]:
-    """A page at each width, kept for the module."""
+    """A page at each phone's width and a desktop's, kept for the module."""
     contexts = {w: browser.new_context(**{**browser_context_args, "viewport": {"width": w, "height": 800}})
-                for w in WIDTHS}
+                for w in (*WIDTHS, DESKTOP)}
     yield {w: c.new_page() for w, c in contexts.items()}
     for context in contexts.values():
         context.close()
@@ -199,10 +207,11 @@ def standings(page: Any, base: str, path: str) -> dict[str, str]:
     return {p["name"]: fraction_text(Fraction(str(p["total"]))) for p in data["players"]}
 
 
-@pytest.mark.parametrize("name", ["match-small", "match-three", "match-four", "hand-four", "club", "season-table",
-                                  "player", "night"])
+@pytest.mark.parametrize("name", ["match-small", "match-three", "match-four", "hand-four", "history-four",
+                                  "deleted-four", "club", "season-table", "player", "night"])
 def test_every_table_is_whole_at_phone_widths(phones: dict[int, Any], tables_site: Any, name: str) -> None:
-    """Each page at 320, 360 and 390 px in four languages: nothing clipped, hidden or broken."""
+    """Each page at 320, 360 and 390 px (and a desktop's 1024) in four languages: nothing clipped, hidden
+    or broken."""
     base, pages = tables_site
     SCREENSHOTS.mkdir(exist_ok=True)
     found = {}
@@ -252,7 +261,8 @@ def test_screenshots_of_the_tables_at_phone_widths(phones: dict[int, Any], table
     base, pages = tables_site
     folder = DOCS if os.environ.get("DOCS_SCREENSHOTS") else SCREENSHOTS
     folder.mkdir(exist_ok=True)
-    for width, page in phones.items():
+    for width in WIDTHS:
+        page = phones[width]
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             for shot, (name, table) in DOC_TABLES.items():
