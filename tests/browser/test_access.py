@@ -205,7 +205,7 @@ def test_the_content_is_one_tab_stop_away(page: Any, site: Any) -> None:
         _visit(page, base, pages[name], "it")
         page.keyboard.press("Tab")
         skip = page.locator(":focus")
-        assert skip.get_attribute("href") == "#main" and skip.inner_text() == "Vai al contenuto"
+        assert skip.get_attribute("href") == "#content" and skip.inner_text() == "Vai al contenuto"
         box = skip.bounding_box()
         assert box["y"] >= 0 and box["height"] >= 44, box
         page.keyboard.press("Enter")
