@@ -502,3 +502,24 @@ def test_the_examples_of_docs_night_md_hold(client: FlaskClient) -> None:
     assert set(data["rounds"][0]["tables"][0]) == set(documented["rounds"][0]["tables"][0])
     assert set(data["ranking"][0]) == set(documented["ranking"][0])
     assert data["hands_per_round"] == example["hands_per_round"] == 3
+
+
+def test_the_table_cards_print_four_to_a_page_with_lines_to_cut(client: FlaskClient) -> None:
+    """Five tables (fifteen present) on two A4 pages, not five half-empty ones: each card whole on one page,
+    its number, seats and QR code, dashed lines between the cards."""
+    fifteen = [*NINE, "Lia", "Mara", "Nino", "Olga", "Pino", "Rita"]
+    club, _ = new_club(client, fifteen)
+    edit, _ = new_night(client, club, players=fifteen, rounds=1)
+    tables = night(client, edit)["rounds"][0]["tables"]
+    assert len(tables) == 5
+    cards = client.get(f"/n/{edit}/cards.pdf")
+    assert cards.status_code == 200 and cards.mimetype == "application/pdf"
+    pages = pdf_text(cards.data).split("\f")[:-1]
+    assert len(pages) == 2
+    for table in tables:
+        page = next(p for p in pages if f"Tavolo {table['number']}" in p)
+        assert all(name in page for name in table["players"])
+    assert [sum(f"Tavolo {t['number']}" in p for t in tables) for p in pages] == [4, 1]
+    dashes = subprocess.run(["pdftocairo", "-svg", "-f", "1", "-l", "1", "-", "-"], input=cards.data,
+                            capture_output=True, check=True).stdout.decode()
+    assert "stroke-dasharray" in dashes  # the cut lines
