@@ -17,6 +17,7 @@ from scorer.engine.rulesets import (
     PRESETS,
     SWITCH_VALUES,
     Ruleset,
+    dealt,
     find_ruleset,
     ruleset_spec,
 )
@@ -198,3 +199,18 @@ FREE = {name: find_ruleset({"preset": name, "fool_discard": "free"}) for name in
 ])
 def test_forbidden_discards(rules: Ruleset, discard: str, kept: str, illegal: set[str]) -> None:
     assert _illegal(rules, discard, kept) == illegal
+
+
+@pytest.mark.parametrize(("spec", "expected"), [
+    ("classic", {"preset": "classic", "deal": "four"}),
+    (None, {"preset": "classic", "deal": "four"}),
+    ({"preset": "saari", "ultimo": True}, {"preset": "saari", "ultimo": True, "deal": "four"}),
+    ("rulesheet", {"preset": "rulesheet", "deal": "four"}),
+])
+def test_rules_dealt_to_four_keep_their_reading(spec: object, expected: dict[str, Any]) -> None:
+    """RULES.md, Deals: a table playing the classic rules with four players uses
+    {"preset": "classic", "deal": "four"}: every switch but the deal stays the night's."""
+    assert dealt(spec, "four") == expected
+    rules = find_ruleset(expected)
+    assert rules.players == 4
+    assert rules.switches() | {"deal": "three"} == find_ruleset(spec).switches()
