@@ -12,15 +12,15 @@
   var GLYPHS = { "½": [1, 2], "⅓": [1, 3], "⅔": [2, 3], "¼": [1, 4], "¾": [3, 4], "⅙": [1, 6], "⅚": [5, 6] };
   var SHOW = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾", "1/6": "⅙", "5/6": "⅚" };
 
-  /* Points as people write them: 31, 19½, 19 1/2, 58/3, 19.5, 19,5 (the server reads the same). */
+  /* Points as people write them: 31, 19½, 19 1/2, 58/3, 25,0 (the server reads the same). A decimal
+     that is not whole (25,33) is no number here: points come in thirds, and the server says which. */
   function parse(text) {
     var s = text.trim().replace(",", "."), m;
     if ((m = /^(\d{1,6})?\s*([½⅓⅔¼¾⅙⅚])$/.exec(s))) return add([+(m[1] || 0), 1], GLYPHS[m[2]]);
     if ((m = /^(\d{1,6})\s+(\d{1,6})\s*\/\s*(\d{1,6})$/.exec(s))) return +m[3] ? add([+m[1], 1], frac(+m[2], +m[3])) : null;
     if ((m = /^(\d{1,6})\s*\/\s*(\d{1,6})$/.exec(s))) return +m[2] ? frac(+m[1], +m[2]) : null;
     if ((m = /^(\d{1,6})(?:\.(\d{1,6}))?$/.exec(s))) {
-      var decimals = m[2] || "";
-      return frac(+(m[1] + decimals), Math.pow(10, decimals.length));
+      return /^0*$/.test(m[2] || "") ? [+m[1], 1] : null;
     }
     return null;
   }

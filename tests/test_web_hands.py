@@ -27,7 +27,7 @@ from tests.handutil import (
     text,
     view_token,
 )
-from tests.webutil import start_match
+from tests.webutil import csrf_token, start_match
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 
@@ -79,10 +79,10 @@ def test_the_dealer_can_be_changed(client: FlaskClient) -> None:
     ("19½", "39/2", "117/2"),
     ("19 1/2", "39/2", "117/2"),
     ("58/3", "58/3", "176/3"),
-    ("19,5", "39/2", "117/2"),
+    ("19,0", 19, 59),
     ("19 1/3", "58/3", "176/3"),
 ])
-def test_points_as_fractions_four_players(client: FlaskClient, typed: str, stored: str, last: str) -> None:
+def test_points_as_fractions_four_players(client: FlaskClient, typed: str, stored: str | int, last: str | int) -> None:
     names = ("Anna", "Bruno", "Carla", "Dario")
     token = start_match(client, names, preset="four")
     response = record(client, token, "points",
@@ -90,6 +90,46 @@ def test_points_as_fractions_four_players(client: FlaskClient, typed: str, store
     assert response.status_code == 302, text(response)
     points = export(client, token)["hands"][0]["points"]
     assert points["Anna"] == stored and points["Dario"] == last
+
+
+@pytest.mark.parametrize(("typed", "hint"), [
+    ("25,33", "“25,33” is a decimal: points come in thirds: write 25 1/3."),
+    ("25.33", "“25.33” is a decimal: points come in thirds: write 25 1/3."),
+    ("25,67", "“25,67” is a decimal: points come in thirds: write 25 2/3."),
+    ("0,3", "“0,3” is a decimal: points come in thirds: write 1/3."),
+])
+def test_decimal_points_are_refused_with_the_third(client: FlaskClient, typed: str, hint: str) -> None:
+    """Counted points are whole or thirds: "25,33" was stored as 2533/100. Refused, the third named,
+    what was typed kept."""
+    token = start_match(client)
+    response = record(client, token, "points", points_data({"Anna": typed, "Bruno": 22}, PLAYERS, "Anna"))
+    assert response.status_code == 400
+    assert f"Anna: {hint}" in text(response)
+    assert f'value="{typed}"' in response.get_data(as_text=True)
+    assert export(client, token)["hands"] == []
+    client.get("/?lang=it")
+    italian = text(record(client, token, "points", points_data({"Anna": "25,33", "Bruno": 22}, PLAYERS, "Anna")))
+    assert "i punti vanno a terzi: scrivi 25 1/3" in italian
+
+
+def test_decimal_points_are_refused_by_the_api_and_in_files(client: FlaskClient) -> None:
+    """The same refusal on every way in: the JSON interface and an imported match file."""
+    token = start_match(client)
+    response = client.post(f"/m/{token}/hands.json",
+                           json={"dealer": "Anna", "points": {"Anna": "25,33", "Bruno": 22, "Carla": "30.67"}})
+    assert response.status_code == 400
+    assert response.get_json()["message"] == \
+        'points.Anna: "25,33" is a decimal: points come in whole numbers or thirds; write "76/3"'
+    data = export(client, token)
+    data["hands"] = [{"dealer": "Anna", "points": {"Anna": 25.33, "Bruno": 22, "Carla": "92/3"}}]
+    from io import BytesIO
+
+    imported = client.post("/import", data={"file": (BytesIO(json.dumps(data).encode()), "m.json"),
+                                            "csrf_token": csrf_token(client.get("/import").get_data(as_text=True))},
+                           content_type="multipart/form-data")
+    assert imported.status_code == 400
+    assert "25.33 is a decimal: points come in whole numbers or thirds; write" in text(imported)
+    assert export(client, token)["hands"] == []
 
 
 def test_points_all_typed_must_add_up(client: FlaskClient) -> None:

@@ -35,6 +35,33 @@ LIVE_TAPS = 77
 """At most this many taps from the match page to a full 25-trick record saved live (75 cards, the save, one more)."""
 
 
+def test_decimal_points_are_refused_with_the_third(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    """ "25,33" (a third rounded, as a phone's keyboard writes it) was saved as 2533/100 points, the last
+    player filled in as 52 67/100: it is no number on the phone, and the server names the third."""
+    match_url = new_match(page, live_server)
+    page.goto(match_url)
+    taps.tap("#record-points")
+    type_into(page, taps, "#points_0", "25,33")
+    type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("")  # no 30 67/100 filled in
+    taps.tap("#save")
+    expect(page.locator("h1")).to_contain_text("Hand 1")
+    expect(page.locator("#points_0-error")).to_contain_text(
+        "Anna: “25,33” is a decimal: points come in thirds: write 25 1/3.")
+    expect(page.locator("#points_0")).to_have_value("25,33")  # what was typed is kept
+    assert no_overflow(page) == []
+    shot("hand-points-decimal")
+    assert stored_hands(page, match_url) == []
+    page.locator("#points_0").fill("25 1/3")
+    page.locator("#points_2").fill("")
+    page.locator("#points_2").dispatch_event("input")
+    page.locator("#points_1").focus()
+    expect(page.locator("#points_2")).to_have_value("30⅔")
+    taps.tap("#save")
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+    assert stored_hands(page, match_url)[0]["points"] == {"Anna": "76/3", "Bruno": 22, "Carla": "92/3"}
+
+
 def test_record_counted_points(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
     match_url = new_match(page, live_server)
     page.goto(match_url)
