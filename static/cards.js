@@ -216,11 +216,23 @@
     });
     // before saving, the counts to check against the real piles (one tap), unless the sizes were typed
     var check = document.getElementById("pile-check"), form = box.form || box.closest("form");
+    var saveButton = document.getElementById("save");
+
+    function hideCheck() {  // one action at a time: the check's button, or the save button
+      check.hidden = true;
+      if (saveButton) saveButton.hidden = false;
+    }
+
     if (check && form) {
       form.addEventListener("submit", function (event) {
         if (checked || event.submitter && event.submitter.id === "save-anyway") return;
         var sizes = form.querySelectorAll("#sizes input[data-part]");
         if (Array.prototype.some.call(sizes, function (i) { return i.value.trim() && !i.classList.contains("auto"); })) return;
+        readAreas();
+        render();
+        // a word the grid cannot place (a card given twice, a word that is no card, a name for a card)
+        // goes to the server first: what no count can fix is said before the piles are counted
+        if (extra.some(function (words) { return words.length; })) return;
         event.preventDefault();
         var list = document.getElementById("pile-check-list");
         list.textContent = "";
@@ -234,14 +246,20 @@
           list.appendChild(li);
         });
         check.hidden = false;
+        if (saveButton) saveButton.hidden = true;
         check.scrollIntoView({ block: "center" });
         check.focus();
       });
       document.getElementById("pile-check-ok").addEventListener("click", function () {
         checked = true;
-        check.hidden = true;
+        hideCheck();
         if (form.requestSubmit) form.requestSubmit(); else form.submit();
       });
+      // a pile changed after the check: the counts shown are old, and saving checks again
+      box.addEventListener("click", function (event) {
+        if (!check.hidden && event.target.closest("button[data-card], input[name=rest]")) hideCheck();
+      });
+      box.addEventListener("change", function () { if (!check.hidden) hideCheck(); });
     }
     if (window.ScartoGrid) window.ScartoGrid.rove(grid);
     readAreas();
@@ -249,7 +267,7 @@
     pick.hidden = false;
     grid.hidden = false;
     var asText = box.querySelector("#as-text");
-    if (asText) asText.open = false;
+    if (asText && !asText.querySelector("[aria-invalid]")) asText.open = false;  // a word refused stays in sight
     render();
   }
 

@@ -131,6 +131,17 @@ def test_record_captured_cards_then_counting_cards(page: Any, live_server: str, 
     taps.tap("#save")  # first the counts, to check against the real piles: one tap says they match
     expect(page.locator("#pile-check")).to_be_visible()
     expect(page.locator("#pile-check-list li")).to_have_text(["Anna: 13", "Bruno: 24", "Carla: 41"])
+    expect(page.locator("#save")).to_be_hidden()  # one primary action: the check's, not two red buttons
+    expect(page.locator("#hand-form .button.primary:visible")).to_have_count(1)
+    taps.tap('#grid [data-card="T5"]')  # a card still to give: the check is out of date, the save is back
+    expect(page.locator("#pile-check")).to_be_hidden()
+    expect(page.locator("#save")).to_be_visible()
+    taps.tap('#grid [data-card="T5"]')
+    taps.count -= 2
+    taps.tap("#save")
+    expect(page.locator("#pile-check-list li")).to_have_text(["Anna: 13", "Bruno: 24", "Carla: 41"])
+    taps.count -= 1
+    shot("hand-cards-pile-check")
     taps.tap("#pile-check-ok")
     expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
                       next_dealer="Carla", totals=("-11", "1", "10"))
@@ -311,9 +322,9 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     taps.tap("#as-text summary")  # the piles typed from a paper note, the King of Batons in both
     page.fill("#cards_0", " ".join(piles["Anna"] + ["KB"]))
     page.fill("#cards_1", " ".join(piles["Bruno"]))
-    taps.tap("#save")
-    taps.tap("#pile-check-ok")
+    taps.tap("#save")  # what no count can fix is said first: no pile check before it
     expect(page.locator("#outcome")).to_have_text("This hand cannot be saved: fix what is listed below.")
+    expect(page.locator("#pile-check")).to_be_hidden()
     twice = page.locator('#cards #problems li[data-code="duplicate_card"]')
     expect(twice).to_have_attribute("data-card", "KB")
     expect(twice).to_have_text("Card twice: The King of Batons (KB) is in Anna's pile and in Bruno's: take it out "
@@ -324,8 +335,17 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     assert no_overflow(page) == []
     shot("hand-cards-refused")
     taps.tap("#as-text summary")
+    page.fill("#cards_0", " ".join(piles["Anna"] + ["KB", "KX"]))  # the King twice in one pile, a word that is no card
+    page.fill("#cards_1", " ".join(piles["Bruno"]))
+    taps.tap("#save")
+    expect(page.locator("#pile-check")).to_be_hidden()
+    expect(page.locator("#cards_0-error")).to_contain_text("Anna: “KX” is not a card.")
+    expect(page.locator("#cards_0-error")).to_be_visible()  # the box of text stays open to show it
+    shot("hand-cards-not-a-card")
     page.fill("#cards_0", " ".join(piles["Anna"]))
     taps.tap("#save")
+    expect(page.locator("#pile-check")).to_be_visible()  # every word a card: now the piles are counted
+    expect(page.locator("#pile-check-list li")).to_have_text(["Anna: 13", "Bruno: 24", "Carla: 41"])
     taps.tap("#pile-check-ok")
     expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
                       next_dealer="Carla", totals=("-11", "1", "10"))
