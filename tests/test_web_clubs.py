@@ -128,11 +128,44 @@ def test_a_match_started_from_the_club_takes_its_defaults_and_most_recent_player
     data = json.loads(client.get(f"/m/{token}/export.json").get_data())
     assert data["players"] == ["Bruno", "Carla", "Dora"] and data["end"] == {"hands": 6}
     assert data["stake"] == {"per_point": "0.10", "currency": "EUR"} and data["language"] == "it"
-    assert data["title"] == "Circolo Arci" and re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
     page = client.get(f"/c/{edit}/start").get_data(as_text=True)
     order = [page.index(f'value="{ids[n]}"> {n}') for n in ("Bruno", "Carla", "Dora", "Anna")]
     assert order == sorted(order)
     assert "Bruno, Carla, Dora</button>" in page  # the same table again, one tap
+
+
+def test_club_matches_are_titled_by_day_and_table_in_the_clubs_language(app: Flask, client: FlaskClient) -> None:
+    """A club's list of matches read "Circolo Arci" on every line: each is titled by the day and the table."""
+    from datetime import UTC, datetime
+
+    from babel.dates import format_date
+
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    first = start(client, edit, [ids["Bruno"], ids["Carla"], ids["Dora"]])
+    second = start(client, edit, [ids["Anna"], ids["Carla"], ids["Dora"]])
+    day = format_date(datetime.now(UTC).date(), "medium", locale="it")  # "6 dic 2026"
+    titles = [json.loads(client.get(f"/m/{t}/export.json").get_data())["title"] for t in (first, second)]
+    assert titles == [f"Circolo Arci, {day}, tavolo 1", f"Circolo Arci, {day}, tavolo 2"]
+    page = html.unescape(client.get(f"/c/{edit}/").get_data(as_text=True))
+    assert f"Circolo Arci, {day}, tavolo 2" in page and f"Circolo Arci, {day}, tavolo 1" in page
+
+
+def test_a_short_name_typed_is_the_roster_player_with_the_full_name(app: Flask, client: FlaskClient) -> None:
+    """A match of the club carries the roster's full names: "An" (Anna's short name) typed is Anna, not a new
+    player called An."""
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    start_typed = submit(client, f"/c/{edit}/start", {"player": [str(ids["Bruno"]), str(ids["Carla"])],
+                                                               "new": "an"})
+    assert start_typed.status_code == 302, start_typed.get_data(as_text=True)[:2000]
+    token = start_typed.headers["Location"].split("/m/")[1].strip("/")
+    assert json.loads(client.get(f"/m/{token}/export.json").get_data())["players"] == ["Bruno", "Carla", "Anna"]
+    assert len(player_ids(app, edit)) == 4  # no player called An
+    twice = submit(client, f"/c/{edit}/start?lang=en", {"player": [str(ids["Anna"]), str(ids["Carla"])],
+                                                        "new": "An"})
+    assert twice.status_code == 400 and "named twice" in html.unescape(twice.get_data(as_text=True))
 
 
 def test_new_names_join_the_roster_and_a_wrong_count_is_refused(app: Flask, client: FlaskClient) -> None:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import force_locale, ngettext
+from flask_babel import force_locale, format_date, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
@@ -30,7 +30,7 @@ from wtforms.validators import DataRequired, Optional
 
 from ..engine import clubs as stats
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER
+from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
 from ..engine.rulesets import PRESETS, find_ruleset
 from ..engine.settlement import Transfer, settle
@@ -382,9 +382,18 @@ def settings(token: str) -> Any:
 
 
 def _match_data(club: club_store.ClubRow, names: list[str], first_dealer: str) -> dict[str, Any]:
-    today = datetime.now(UTC).date().isoformat()
-    return {"format": MATCH_FORMAT, "title": club.name, "date": today, **club.settings,
+    today = datetime.now(UTC).date()
+    title = _match_title(club, today, club_store.matches_on(get_db(), club.id, today.isoformat()) + 1)
+    return {"format": MATCH_FORMAT, "title": title, "date": today.isoformat(), **club.settings,
             "players": names, "first_dealer": first_dealer, "hands": []}
+
+
+def _match_title(club: club_store.ClubRow, day: date, table: int) -> str:
+    """A club match's title: the club, the day and the table, in the club's language ("Circolo del Tarocco,
+    6 dic 2026, tavolo 2"): the club's list of matches tells them apart, where the club's name alone did not."""
+    with force_locale(club.settings.get("language") or current_language()):
+        title = _("%(club)s, %(date)s, table %(n)s", club=club.name, date=format_date(day, "medium"), n=table)
+    return title[:MAX_TITLE]
 
 
 @bp.route("/c/<token>/start", methods=["GET", "POST"])

@@ -76,16 +76,25 @@ def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[
     seen = {club_store.name_key(n) for n in names}
     problems = []
     lines = [line for line in typed.splitlines() if line.strip()]
-    spelled = {club_store.name_key(p.name): p.name for p in club_store.roster(db, club_id)} if lines else {}
+    spelled = _spelled(club_store.roster(db, club_id)) if lines else {}
     for line in lines:
         try:
             name = club_store.clean_name(line)
         except ScartoError as exc:
             problems.append(name_error_text(line, exc))
             continue
+        name = spelled.get(club_store.name_key(name), name)  # "anna" typed is the roster's Anna, spelled as it is
         key = club_store.name_key(name)
         if key in seen:
             problems.append(named(name, _("named twice: each player is listed once")))
         seen.add(key)
-        names.append(spelled.get(key, name))  # "anna" typed is the roster's Anna, spelled as the roster does
+        names.append(name)
     return names, problems
+
+
+def _spelled(roster: list[club_store.PlayerRow]) -> dict[str, str]:
+    """Each roster player's full name by the key of their name and of their short name: "Giulia" typed is
+    Giulia Ferrari (a match carries full names; a short name is for narrow columns, not a new player)."""
+    out = {club_store.name_key(p.short): p.name for p in roster if p.short}
+    out.update({club_store.name_key(p.name): p.name for p in roster})  # a name wins over another's short name
+    return out
