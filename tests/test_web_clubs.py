@@ -168,6 +168,46 @@ def test_a_short_name_typed_is_the_roster_player_with_the_full_name(app: Flask, 
     assert twice.status_code == 400 and "named twice" in html.unescape(twice.get_data(as_text=True))
 
 
+def test_a_club_match_seats_the_players_as_tapped_with_the_first_dealer_chosen(
+        app: Flask, client: FlaskClient) -> None:
+    """The phone sends the order the players were ticked in (the list's order is the latest play's) and
+    the first dealer chosen: the match seats them so, and nobody is drawn."""
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    order = [ids["Carla"], ids["Anna"], ids["Dora"]]
+    response = submit(client, f"/c/{edit}/start", {"player": [str(ids[n]) for n in ("Anna", "Carla", "Dora")],
+                                                    "order": ",".join(map(str, order)),
+                                                    "first_dealer": str(ids["Anna"])})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    token = response.headers["Location"].split("/m/")[1].strip("/")
+    data = json.loads(client.get(f"/m/{token}/export.json").get_data())
+    assert data["players"] == ["Carla", "Anna", "Dora"] and data["first_dealer"] == "Anna"
+    assert "to deal first" not in html.unescape(client.get(f"/m/{token}/").get_data(as_text=True))
+
+
+def test_without_scripts_the_seats_are_set_on_the_page_before_the_start(app: Flask, client: FlaskClient) -> None:
+    """A phone without scripts: "Seats and first dealer" shows the ticked players in seats, each ↑ moves one
+    up, and the start keeps the seats and the dealer chosen."""
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    ticked = [str(ids[n]) for n in ("Anna", "Bruno", "Carla")]
+    shown = submit(client, f"/c/{edit}/start?lang=en", {"player": ticked, "seats": "1"})
+    assert shown.status_code == 200
+    page = shown.get_data(as_text=True)
+    assert re.findall(r'<li class="player-row" data-player="(\d+)"', page) == ticked
+    moved = submit(client, f"/c/{edit}/start?lang=en", {"player": ticked, "order": ",".join(ticked),
+                                                         "up": str(ids["Carla"])})
+    assert moved.status_code == 200
+    seats = re.findall(r'<li class="player-row" data-player="(\d+)"', moved.get_data(as_text=True))
+    assert seats == [str(ids[n]) for n in ("Anna", "Carla", "Bruno")]
+    assert 'aria-label="Move Carla up one seat"' in moved.get_data(as_text=True)
+    started = submit(client, f"/c/{edit}/start", {"player": ticked, "order": ",".join(seats),
+                                                   "first_dealer": str(ids["Bruno"])})
+    token = started.headers["Location"].split("/m/")[1].strip("/")
+    data = json.loads(client.get(f"/m/{token}/export.json").get_data())
+    assert data["players"] == ["Anna", "Carla", "Bruno"] and data["first_dealer"] == "Bruno"
+
+
 def test_new_names_join_the_roster_and_a_wrong_count_is_refused(app: Flask, client: FlaskClient) -> None:
     edit, _view = new_club(client)
     ids = player_ids(app, edit)
@@ -259,7 +299,7 @@ def test_recent_form_links_each_match_and_leaves_out_one_not_played(app: Flask, 
     for token, link in ((edit, played), (view, None)):
         page = client.get(f"/c/{token}/p/{ids['Anna']}?lang=en").get_data(as_text=True)
         form = page.split("Recent form</h2>")[1].split("</ul>")[0]
-        assert form.count("<li>") == 1 and "Circolo Arci</a>" in form and "place 1 of 3" in form
+        assert form.count("<li>") == 1 and ", tavolo 1</a>" in form and "place 1 of 3" in form
         assert waiting not in form and (link is None or f'href="/m/{link}/"' in form)
     assert "Dora" not in client.get(f"/c/{edit}/table").get_data(as_text=True).split("<tbody>")[1]
 

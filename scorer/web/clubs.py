@@ -70,7 +70,7 @@ from .labels import (
     error_text,
     message_text,
 )
-from .roster import pick_players, roster_lines, roster_problems, ticked_players
+from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
 
 bp = Blueprint("clubs", __name__)
 
@@ -404,8 +404,10 @@ def start_match(token: str) -> Any:
     ruleset = find_ruleset(club.settings.get("ruleset"))
     form = PickForm()
     problem = None
-    ticked = ticked_players()
-    if form.validate_on_submit():
+    ticked = seat_order(ticked_players())
+    first = request.form.get("first_dealer", "draw")
+    seating = "up" in request.form or "seats" in request.form  # a page without scripts sets the seats first
+    if not seating and form.validate_on_submit():
         try:
             names, problems = pick_players(db, club.id, ticked, form.new.data or "")
         except store.NotFound:
@@ -414,17 +416,23 @@ def start_match(token: str) -> Any:
         if problem is None and not problems and len(names) != ruleset.players:
             problem = _("Pick %(n)s players: %(k)s picked.", n=ruleset.players, k=len(names))
         if problem is None and not problems:
+            chosen = [names[ticked.index(int(first))]] if first.isdecimal() and int(first) in ticked else []
             try:
-                record = parse_match(_match_data(club, names, secrets.choice(names)))
+                record = parse_match(_match_data(club, names, chosen[0] if chosen else secrets.choice(names)))
                 row = club_store.add_record(db, club.id, record, names)  # its own write, in turn with the others
             except ScartoError as exc:
                 problem = message_text(exc)
             else:
-                flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
+                if not chosen:
+                    flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
                 return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
-    status = 400 if request.method == "POST" else 200
+    status = 400 if request.method == "POST" and not seating else 200
+    players = club_store.recent_players(db, club.id)
+    by_id = {p.id: p for p in players}
+    seated = [by_id[pid] for pid in ticked if pid in by_id]
     return render_template("club_start.html", club=club, token=token, form=form, problem=problem,
-                           players=club_store.recent_players(db, club.id), ticked=set(ticked),
+                           players=players, ticked=set(ticked), first=first,
+                           seats=seated, seated=[p.id for p in seated],
                            tables=club_store.recent_tables(db, club.id), ruleset=ruleset), status
 
 

@@ -63,6 +63,19 @@ def ticked_players() -> list[int]:
     return [int(v) for v in request.form.getlist("player") if v.isdecimal() and len(v) < 19]
 
 
+def seat_order(ticked: list[int]) -> list[int]:
+    """The ticked players in seating order: as tapped (the phone's ``order``: ids, comma-separated), any
+    other ticked one after them as listed, and one seat moved up by a page without scripts (its ``up``)."""
+    given = [int(v) for v in request.form.get("order", "").split(",") if v.isdecimal() and len(v) < 19]
+    order = [pid for pid in dict.fromkeys(given) if pid in ticked]
+    order += [pid for pid in dict.fromkeys(ticked) if pid not in order]
+    up = request.form.get("up", "")
+    if up.isdecimal() and len(up) < 19 and int(up) in order[1:]:
+        i = order.index(int(up))
+        order[i - 1], order[i] = order[i], order[i - 1]
+    return order
+
+
 def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[list[str], list[str]]:
     """The names of the players ticked, then of those typed (one a line), and what is wrong with the typed
     ones, each said with its name: one that cannot be a name, one given twice (or typed and ticked).
@@ -83,12 +96,12 @@ def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[
         except ScartoError as exc:
             problems.append(name_error_text(line, exc))
             continue
-        name = spelled.get(club_store.name_key(name), name)  # "anna" typed is the roster's Anna, spelled as it is
-        key = club_store.name_key(name)
+        full = spelled.get(club_store.name_key(name), name)  # "anna" typed is the roster's Anna, spelled as it is
+        key = club_store.name_key(full)
         if key in seen:
             problems.append(named(name, _("named twice: each player is listed once")))
         seen.add(key)
-        names.append(name)
+        names.append(full)
     return names, problems
 
 
