@@ -76,7 +76,8 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
     # match 3: two from the roster (most recent first) and a new name that joins it
     open_club(page, live_server, taps)
     taps.tap("text=Start a match")
-    expect(page.locator("label.choice:has(input[name=player])")).to_have_text(["Anna", "Bruno", "Carla", "Dora"])  # waits for the page
+    roster = page.locator("label.choice:has(input[name=player])")
+    expect(roster).to_have_text(["Anna", "Bruno", "Carla", "Dora"])  # waits for the page
     taps.tap("label.choice:has-text('Anna')")
     taps.tap("label.choice:has-text('Dora')")
     page.fill("#new", "Ezio")
