@@ -276,7 +276,7 @@
     var box = form.querySelector("[data-storage]") || form;
     var key = box.dataset.storage || ("scarto-form:" + location.pathname);
     var seen = (form.elements.expected_count || {}).value + "/" + (form.elements.version || {}).value;
-    var skip = { csrf_token: 1, expected_count: 1, version: 1, save_anyway: 1 };
+    var skip = { csrf_token: 1, expected_count: 1, version: 1, save_anyway: 1, dealer_ok: 1 };
 
     function collect() {
       var values = {};
@@ -314,8 +314,26 @@
     return save;
   }
 
+  /* A dealer other than the rotation's (the radio marked data-rotation) is asked about once before
+     saving, ahead of the pile check: a wrong tap would pass the deal on wrongly for the rest of the match. */
+  function askDealer(form) {
+    form.addEventListener("submit", function (event) {
+      var rotation = form.querySelector("input[name=dealer][data-rotation]");
+      var chosen = form.querySelector("input[name=dealer]:checked"), ok = form.elements.dealer_ok;
+      var asked = event.submitter && (event.submitter.name === "dealer_ok" || event.submitter.name === "dealer_by_rotation");
+      if (asked || !rotation || !chosen || !ok || chosen === rotation || ok.value === chosen.value) return;
+      if (window.confirm(say(form.dataset.dealerText, { rotation: rotation.value, dealer: chosen.value }))) {
+        ok.value = chosen.value;
+      } else {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    }, true);
+  }
+
   var form = document.getElementById("hand-form");
   if (!form) return;
+  askDealer(form);
   var save = remember(form);
   each(form.querySelectorAll("fieldset[data-total]"), numbers);
   var cards = form.querySelector(".cards-entry");

@@ -77,7 +77,8 @@
 
   // --- the entry, kept on the phone
   function fresh() {
-    return { dealer: cfg.dealer, tricks: cfg.entry.map(function (t) { return t.slice(); }), count: cfg.count, version: cfg.version };
+    return { dealer: cfg.dealer, tricks: cfg.entry.map(function (t) { return t.slice(); }), count: cfg.count, version: cfg.version,
+             rotation: cfg.rotation, dealerOk: cfg.dealer_ok };
   }
   function stored() {
     try { return JSON.parse(localStorage.getItem(cfg.storage) || "null"); } catch (e) { return null; }
@@ -190,22 +191,48 @@
   saveBtn.addEventListener("click", function (event) { event.preventDefault(); save(false); });
   anywayBtn.addEventListener("click", function (event) { event.preventDefault(); save(true); });
 
+  /* A dealer other than the rotation's is asked about once before saving: a wrong tap would pass the
+     deal on wrongly for the rest of the match. */
+  function dealerConfirmed() {
+    var rotation = state.rotation || cfg.rotation;
+    if (cfg.edit || !rotation || state.dealer === rotation || state.dealerOk === state.dealer) return true;
+    if (!window.confirm(say(T.out_of_turn, { rotation: rotation, dealer: state.dealer }))) return false;
+    state.dealerOk = state.dealer;
+    persist();
+    return true;
+  }
+
+  function useDealer(dealer) {
+    state.dealer = state.rotation = dealer;
+    state.dealerOk = "";
+    Array.prototype.forEach.call(form.querySelectorAll("input[name=dealer]"), function (radio) {
+      radio.checked = radio.value === dealer;
+    });
+  }
+
   function save(anyway) {
-    if (saving) return;
+    if (saving || !dealerConfirmed()) return;
     saving = true;
     saveBtn.disabled = anywayBtn.disabled = true;
     noteEl.textContent = T.saving;
     var body = { dealer: state.dealer, tricks: state.tricks, expected_count: state.count, version: state.version,
-                 save_anyway: !!anyway, notes: form.elements.notes.value,
+                 save_anyway: !!anyway, notes: form.elements.notes.value, dealer_ok: state.dealerOk || "",
                  entry_key: form.elements.entry_key ? form.elements.entry_key.value : "" };
     post(cfg.save, body).then(function (res) {
       var d = res.data;
       saving = false;
       noteEl.textContent = "";
       if (d.saved) { forget(); notice(""); window.location.href = d.url; return; }
+      if (d.rotation && res.status === 200) {  // the rotation moved on since the page was made: asked now
+        state.rotation = d.rotation;
+        state.dealerOk = "";
+        save(anyway);
+        return;
+      }
       if (res.status === 409) {
         if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
         if (d.version !== undefined && d.version !== null) state.version = d.version;
+        if (d.dealer) useDealer(d.dealer);  // the hand this one becomes is dealt by the rotation's next
         state.lost = true;
         persist();
         showConflict(d);

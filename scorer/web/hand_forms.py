@@ -168,6 +168,8 @@ class HandForm(Form):
     expected_count = HiddenField()
     version = HiddenField()
     save_anyway = HiddenField()
+    dealer_ok = HiddenField()
+    """The dealer the table confirmed although the rotation names another: asked once, not again."""
     entry_key = HiddenField()
     """The phone's idempotency key for this entry (set by offline.js): a retry is not stored twice."""
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")

@@ -62,6 +62,67 @@ def test_decimal_points_are_refused_with_the_third(page: Any, live_server: str, 
     assert stored_hands(page, match_url)[0]["points"] == {"Anna": "76/3", "Bruno": 22, "Carla": "92/3"}
 
 
+def test_a_dealer_out_of_turn_is_asked_about_once_in_every_entry_way(page: Any, live_server: str,
+                                                                     taps: Taps) -> None:
+    """Hand 1, the rotation says Anna, Bruno tapped: it was saved without a word and the deal passed on from
+    Bruno. Each way of entry asks once before saving (before the pile check too); "no" keeps the entry."""
+    match_url = new_match(page, live_server)
+    asked: list[str] = []
+    answers = [False, True]
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        if answers.pop(0) if answers else True:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.goto(match_url)
+    taps.tap("#record-points")
+    taps.tap("#dealer-1")
+    type_into(page, taps, "#points_0", "31")
+    type_into(page, taps, "#points_1", "22")
+    taps.tap("#save")  # "no": the entry stays as it is
+    expect(page.locator("#points_0")).to_have_value("31")
+    assert asked == ["Anna deals this hand by the rotation: save with Bruno?"]
+    assert stored_hands(page, match_url) == []
+    taps.tap("#save")  # "yes": saved with Bruno, and not asked again by the server
+    expect_match_page(page, saved="Hand 1 saved: Anna 5 · Bruno -4 · Carla -1.", next_hand=2,
+                      next_dealer="Carla", totals=("5", "-4", "-1"))
+    assert len(asked) == 2
+
+    # captured cards: asked before the piles are counted, once
+    piles = dealt_by("classic-captured", "Anna")["captured"]
+    taps.tap("#record-cards")
+    expect(page.locator("#grid")).to_be_visible()
+    taps.tap("#dealer-0")
+    taps.tap("#as-text summary")
+    page.fill("#cards_0", " ".join(piles["Anna"]))
+    page.fill("#cards_1", " ".join(piles["Bruno"]))
+    page.locator("#cards_1").blur()
+    taps.tap("#save")
+    assert asked[2:] == ["Carla deals this hand by the rotation: save with Anna?"]
+    expect(page.locator("#pile-check")).to_be_visible()
+    taps.tap("#pile-check-ok")
+    expect(page.locator(".flash")).to_contain_text("Hand 2 saved")
+    assert len(asked) == 3
+
+    # live, trick by trick (typed here): the same question
+    hand = dealt_by("classic-valid-1", "Anna")
+    taps.tap("#record-live")
+    expect(page.locator("#grid")).to_be_visible()
+    taps.tap("#dealer-0")
+    taps.tap("#as-text summary")
+    page.fill("#tricks-text", "\n".join(" ".join(t["cards"]) for t in hand["tricks"]))
+    page.locator("#tricks-text").blur()
+    expect(page.locator("#whose-turn")).to_have_text("All 25 tricks played.")
+    taps.tap("#save")
+    expect(page.locator(".flash")).to_contain_text("Hand 3 saved")
+    assert asked[3:] == ["Bruno deals this hand by the rotation: save with Anna?"]
+    assert [h["dealer"] for h in stored_hands(page, match_url)] == ["Bruno", "Anna", "Anna"]
+
+
 def test_record_counted_points(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
     match_url = new_match(page, live_server)
     page.goto(match_url)
