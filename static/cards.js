@@ -314,20 +314,25 @@
     return save;
   }
 
-  /* A dealer other than the rotation's (the radio marked data-rotation) is asked about once before
-     saving, ahead of the pile check: a wrong tap would pass the deal on wrongly for the rest of the match. */
+  /* A new hand's dealer other than the rotation's is asked about once before saving, ahead of the pile
+     check: a wrong tap would pass the deal on wrongly for the rest of the match. The rotation's dealer is
+     the one the page came with ticked (the server's, or the phone's own offline, after the hands waiting
+     on it), or on a page the server answered, the one it marks. Run before anything restores an entry. */
   function askDealer(form) {
+    if (!form.dataset.dealerText) return;  // a hand being changed keeps its dealer
+    var rotation = form.querySelector(form.dataset.posted ? "input[name=dealer][data-rotation]"
+                                                          : "input[name=dealer]:checked");
     form.addEventListener("submit", function (event) {
-      var rotation = form.querySelector("input[name=dealer][data-rotation]");
       var chosen = form.querySelector("input[name=dealer]:checked"), ok = form.elements.dealer_ok;
       var asked = event.submitter && (event.submitter.name === "dealer_ok" || event.submitter.name === "dealer_by_rotation");
-      if (asked || !rotation || !chosen || !ok || chosen === rotation || ok.value === chosen.value) return;
-      if (window.confirm(say(form.dataset.dealerText, { rotation: rotation.value, dealer: chosen.value }))) {
-        ok.value = chosen.value;
-      } else {
+      if (asked || !chosen || !ok) return;
+      if (rotation && chosen !== rotation && ok.value !== chosen.value &&
+          !window.confirm(say(form.dataset.dealerText, { rotation: rotation.value, dealer: chosen.value }))) {
         event.preventDefault();
         event.stopImmediatePropagation();
+        return;
       }
+      ok.value = chosen.value;  // the rotation's, or confirmed: this phone has judged it (offline too)
     }, true);
   }
 

@@ -76,9 +76,12 @@
   }
 
   // --- the entry, kept on the phone
+  // the rotation's dealer: the one the page came with (the server's, or the phone's own offline, after the
+  // hands waiting on it), or on a page the server answered, the one it names
+  var rotation = cfg.posted ? cfg.rotation : cfg.dealer;
   function fresh() {
     return { dealer: cfg.dealer, tricks: cfg.entry.map(function (t) { return t.slice(); }), count: cfg.count, version: cfg.version,
-             rotation: cfg.rotation, dealerOk: cfg.dealer_ok };
+             dealerOk: cfg.dealer_ok };
   }
   function stored() {
     try { return JSON.parse(localStorage.getItem(cfg.storage) || "null"); } catch (e) { return null; }
@@ -194,7 +197,6 @@
   /* A dealer other than the rotation's is asked about once before saving: a wrong tap would pass the
      deal on wrongly for the rest of the match. */
   function dealerConfirmed() {
-    var rotation = state.rotation || cfg.rotation;
     if (cfg.edit || !rotation || state.dealer === rotation || state.dealerOk === state.dealer) return true;
     if (!window.confirm(say(T.out_of_turn, { rotation: rotation, dealer: state.dealer }))) return false;
     state.dealerOk = state.dealer;
@@ -203,7 +205,7 @@
   }
 
   function useDealer(dealer) {
-    state.dealer = state.rotation = dealer;
+    state.dealer = rotation = dealer;
     state.dealerOk = "";
     Array.prototype.forEach.call(form.querySelectorAll("input[name=dealer]"), function (radio) {
       radio.checked = radio.value === dealer;
@@ -216,19 +218,14 @@
     saveBtn.disabled = anywayBtn.disabled = true;
     noteEl.textContent = T.saving;
     var body = { dealer: state.dealer, tricks: state.tricks, expected_count: state.count, version: state.version,
-                 save_anyway: !!anyway, notes: form.elements.notes.value, dealer_ok: state.dealerOk || "",
+                 save_anyway: !!anyway, notes: form.elements.notes.value,
+                 dealer_ok: state.dealer,  // the rotation's, or confirmed: this phone has judged it (offline too)
                  entry_key: form.elements.entry_key ? form.elements.entry_key.value : "" };
     post(cfg.save, body).then(function (res) {
       var d = res.data;
       saving = false;
       noteEl.textContent = "";
       if (d.saved) { forget(); notice(""); window.location.href = d.url; return; }
-      if (d.rotation && res.status === 200) {  // the rotation moved on since the page was made: asked now
-        state.rotation = d.rotation;
-        state.dealerOk = "";
-        save(anyway);
-        return;
-      }
       if (res.status === 409) {
         if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
         if (d.version !== undefined && d.version !== null) state.version = d.version;

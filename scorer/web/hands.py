@@ -431,7 +431,7 @@ def _fill_in(page: bytes, view: MatchPage) -> bytes:
     if dealer is not None:
         seat = view.record.players.index(dealer)
         choice = f'id="dealer-{seat}" value="{escape(dealer)}"'.encode()  # as _hand_parts.html's dealer_choice
-        page = page.replace(choice + b">", choice + b" checked data-rotation>", 1)
+        page = page.replace(choice + b">", choice + b" checked>", 1)
     return page
 
 
