@@ -80,6 +80,7 @@ def test_a_dealer_out_of_turn_is_asked_about_once_before_saving(client: FlaskCli
     assert 'id="save-dealer" name="dealer_ok" value="Carla">Save with Carla</button>' in page
     assert 'id="save-rotation" name="dealer_by_rotation" value="1">Save with Anna</button>' in page
     assert 'id="save"' not in page  # one action for each answer, not a third save
+    assert page.count('name="dealer_ok"') == 1  # the button's answer, not an empty hidden field before it
     assert 'value="31"' in page and 'id="dealer-2" value="Carla" checked' in page  # nothing typed is lost
     assert export(client, token)["hands"] == []
     saved = record(client, token, "points", {**points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Carla"),

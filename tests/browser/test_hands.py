@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from scorer.engine.rulesets import find_ruleset
 from scorer.engine.validation import counting_cards
-from tests.browser.conftest import Taps, no_overflow
+from tests.browser.conftest import SCREENSHOTS, Taps, no_overflow
 from tests.browser.handflows import (
     PLAYERS,
     expect_match_page,
@@ -83,6 +83,7 @@ def test_a_dealer_out_of_turn_is_asked_about_once_in_every_entry_way(page: Any, 
     taps.tap("#dealer-1")
     type_into(page, taps, "#points_0", "31")
     type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("25")  # cards.js has run
     taps.tap("#save")  # "no": the entry stays as it is
     expect(page.locator("#points_0")).to_have_value("31")
     assert asked == ["Anna deals this hand by the rotation: save with Bruno?"]
@@ -121,6 +122,32 @@ def test_a_dealer_out_of_turn_is_asked_about_once_in_every_entry_way(page: Any, 
     expect(page.locator(".flash")).to_contain_text("Hand 3 saved")
     assert asked[3:] == ["Bruno deals this hand by the rotation: save with Anna?"]
     assert [h["dealer"] for h in stored_hands(page, match_url)] == ["Bruno", "Anna", "Anna"]
+
+
+def test_without_scripts_the_page_asks_about_a_dealer_out_of_turn(browser: Any, browser_context_args: dict[str, Any],
+                                                                  live_server: str) -> None:
+    """A phone without scripts: the server asks, with one button for each answer, keeping what was typed."""
+    context = browser.new_context(**browser_context_args, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        match_url = new_match(page, live_server)
+        page.goto(match_url + "hands/new/points?lang=it")
+        page.locator("label:has(#dealer-1)").click()
+        page.fill("#points_0", "31")
+        page.fill("#points_1", "22")
+        page.locator("#save").click()
+        expect(page.locator("#outcome")).to_have_text(
+            "Secondo il giro, in questa mano fa le carte Anna: salvarla con Bruno come mazziere?")
+        expect(page.locator("#save-dealer")).to_have_text("Salva: mazziere Bruno")
+        expect(page.locator("#save-rotation")).to_have_text("Salva: mazziere Anna")
+        expect(page.locator("#points_0")).to_have_value("31")
+        assert no_overflow(page) == []
+        page.screenshot(path=str(SCREENSHOTS / "hand-dealer-question.png"), full_page=True)
+        page.locator("#save-dealer").click()
+        expect(page.locator(".flash")).to_contain_text("Mano 1 salvata")
+        assert [h["dealer"] for h in stored_hands(page, match_url)] == ["Bruno"]
+    finally:
+        context.close()
 
 
 def test_record_counted_points(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
