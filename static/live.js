@@ -76,12 +76,9 @@
   }
 
   // --- the entry, kept on the phone
-  // the rotation's dealer: the one the page came with (the server's, or the phone's own offline, after the
-  // hands waiting on it), or on a page the server answered, the one it names
-  var rotation = cfg.posted ? cfg.rotation : cfg.dealer;
+  var due = cfg.posted ? cfg.rotation : cfg.rotation && cfg.dealer, ok;
   function fresh() {
-    return { dealer: cfg.dealer, tricks: cfg.entry.map(function (t) { return t.slice(); }), count: cfg.count, version: cfg.version,
-             dealerOk: cfg.dealer_ok };
+    return { dealer: cfg.dealer, tricks: cfg.entry.map(function (t) { return t.slice(); }), count: cfg.count, version: cfg.version };
   }
   function stored() {
     try { return JSON.parse(localStorage.getItem(cfg.storage) || "null"); } catch (e) { return null; }
@@ -194,32 +191,15 @@
   saveBtn.addEventListener("click", function (event) { event.preventDefault(); save(false); });
   anywayBtn.addEventListener("click", function (event) { event.preventDefault(); save(true); });
 
-  /* A dealer other than the rotation's is asked about once before saving: a wrong tap would pass the
-     deal on wrongly for the rest of the match. */
-  function dealerConfirmed() {
-    if (cfg.edit || !rotation || state.dealer === rotation || state.dealerOk === state.dealer) return true;
-    if (!window.confirm(say(T.out_of_turn, { rotation: rotation, dealer: state.dealer }))) return false;
-    state.dealerOk = state.dealer;
-    persist();
-    return true;
-  }
-
-  function useDealer(dealer) {
-    state.dealer = rotation = dealer;
-    state.dealerOk = "";
-    Array.prototype.forEach.call(form.querySelectorAll("input[name=dealer]"), function (radio) {
-      radio.checked = radio.value === dealer;
-    });
-  }
-
   function save(anyway) {
-    if (saving || !dealerConfirmed()) return;
+    if (saving) return;
+    if (due && state.dealer !== due && ok !== state.dealer && !confirm(say(T.out_of_turn, {rotation: due, dealer: state.dealer}))) return;
+    ok = state.dealer;
     saving = true;
     saveBtn.disabled = anywayBtn.disabled = true;
     noteEl.textContent = T.saving;
     var body = { dealer: state.dealer, tricks: state.tricks, expected_count: state.count, version: state.version,
                  save_anyway: !!anyway, notes: form.elements.notes.value,
-                 dealer_ok: state.dealer,  // the rotation's, or confirmed: this phone has judged it (offline too)
                  entry_key: form.elements.entry_key ? form.elements.entry_key.value : "" };
     post(cfg.save, body).then(function (res) {
       var d = res.data;
@@ -227,9 +207,9 @@
       noteEl.textContent = "";
       if (d.saved) { forget(); notice(""); window.location.href = d.url; return; }
       if (res.status === 409) {
-        if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
-        if (d.version !== undefined && d.version !== null) state.version = d.version;
-        if (d.dealer) useDealer(d.dealer);  // the hand this one becomes is dealt by the rotation's next
+        if (d.expected_count != null) state.count = d.expected_count;
+        if (d.version != null) state.version = d.version;
+        if (d.dealer) form.dealer.value = state.dealer = due = d.dealer;
         state.lost = true;
         persist();
         showConflict(d);

@@ -273,9 +273,11 @@ def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
 def _out_of_turn(view: MatchPage, form: HandForm, hand: store.HandRow | None, dealer: str) -> str | None:
     """The rotation's dealer, when a new hand names another and the table has not confirmed that one yet
     (a tap on the wrong name would pass the deal on wrongly for the rest of the match). Not when the
-    phone saw fewer hands than are stored: that hand is told first, as a conflict, with its own dealer."""
+    phone saw fewer hands than are stored: that hand is told first, as a conflict, with its own dealer.
+    Asked of pages: the phone's scripts ask themselves (live.js, which sends JSON; cards.js, which says so
+    in ``dealer_ok``), offline too, against the hands waiting on the phone."""
     rotation = view.table.next_dealer
-    if hand is not None or dealer == rotation or rotation not in view.record.players:
+    if hand is not None or request.is_json or dealer == rotation or rotation not in view.record.players:
         return None
     if (form.dealer_ok.data or "") == dealer or form.int_field("expected_count") != view.count:
         return None
@@ -332,8 +334,6 @@ def _refused(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcom
             body["version"] = form.version.data
             if outcome.next_dealer is not None:
                 body["dealer"] = outcome.next_dealer
-        if outcome.rotation is not None:
-            body["rotation"] = outcome.rotation
         return body, outcome.status
     return _page(view, form, hand, outcome)
 
@@ -393,7 +393,7 @@ def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: 
     }
     if isinstance(form, LiveForm):
         context["config"] = _live_config(view, form, hand, form.dealer.data if kept else rotation)
-        context["texts"] = live_texts(tuple(view.record.players))
+        context["texts"] = live_texts(tuple(view.record.players), new_hand=hand is None)
         template = "hand_live.html"
     else:
         template = "hand_form.html"
@@ -468,8 +468,7 @@ def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None,
         "players": list(view.record.players),
         "tricks_total": rules.tricks,
         "dealer": form.dealer.data,
-        "rotation": rotation,
-        "dealer_ok": form.dealer_ok.data or "",
+        **({"rotation": rotation} if hand is None else {}),  # the dealer by the rotation: live.js asks about another
         "count": form.expected_count.data or "",
         "version": form.version.data or "",
         "entry": tricks,
@@ -493,7 +492,7 @@ OUT_OF_TURN = N_("%(rotation)s deals this hand by the rotation: save with %(deal
 """Asked before a new hand is saved with a dealer other than the rotation's (the page, live.js, cards.js)."""
 
 
-def live_texts(players: tuple[str, ...] = ()) -> dict[str, Any]:
+def live_texts(players: tuple[str, ...] = (), *, new_hand: bool = True) -> dict[str, Any]:
     """The sentences live.js shows, translated; it fills in the %(...)s placeholders itself.
 
     ``N_`` marks the sentences for extraction: ``js`` translates them. ``turn_by``: whose turn it is
@@ -529,8 +528,8 @@ def live_texts(players: tuple[str, ...] = ()) -> dict[str, Any]:
                    "start over; if not, save it and the app will say what was saved meanwhile."),
         "start_over": _("Throw away the tricks entered and start over?"),
         "saving": _("Saving…"),
-        "save_as": js(N_("Save as hand %(n)s"), "n"),
-        "out_of_turn": js(OUT_OF_TURN, "rotation", "dealer"),
+        **({"save_as": js(N_("Save as hand %(n)s"), "n"),  # a new hand's only: a page that changes one
+            "out_of_turn": js(OUT_OF_TURN, "rotation", "dealer")} if new_hand else {}),  # stays under its weight
         "not_saved": _("Not saved: no connection. Your entry is kept on this phone; try again."),
         "saved_now": js(N_("Now saved as hand %(n)s, dealt by %(dealer)s"), "n", "dealer"),
         "score": js(N_("%(name)s: %(points)s card points, score %(score)s"), "name", "points", "score"),
