@@ -64,7 +64,8 @@ def test_read_templates_name_only_known_parameters() -> None:
     known = {"reason", "line", "column", "kind", "given", "expected", "found", "name", "count", "preset",
              "players", "missing", "value", "text", "code", "allowed", "known", "shown", "length", "most",
              "limit",  # the limits of engine/limits.py
-             "number", "of", "first", "next", "last"}  # a part of a club's file
+             "number", "of", "first", "next", "last",  # a part of a club's file
+             "third"}  # the third a decimal stands for
     for key, template in READ_TEMPLATES.items():
         used = set(re.findall(r"%\((\w+)\)s", template))
         assert used <= known, key

@@ -258,7 +258,7 @@ CAPTURED = {"Anna": ["KS"], "Bruno": [], "Carla": []}
     ({**_points(), "points": {"Anna": "lots", "Bruno": 0, "Carla": 0}},
      "points.Anna: 'lots' is not a number of points (use e.g. 31 or \"58/3\")"),
     ({**_points(), "points": {"Anna": 31.5, "Bruno": 0, "Carla": 0}},
-     "points.Anna: 31.5 is not a number of points (use e.g. 31 or \"58/3\")"),
+     "points.Anna: 31.5 is a decimal: points come in whole numbers or thirds; write \"94/3\""),
     ({**_points(), "points": {"Anna": True, "Bruno": 0, "Carla": 0}},
      "points.Anna: true is not a number of points (use e.g. 31 or \"58/3\")"),
     ({**_points(), "points": {"Anna": "1e99999999", "Bruno": 0, "Carla": 0}},
