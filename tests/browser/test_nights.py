@@ -123,3 +123,25 @@ def test_a_club_night_on_four_phones(browser: Any, browser_context_args: dict[st
     expect(members.locator("li.night-table[data-table='1'] .status")).to_contain_text("1 of 3 hands", timeout=10_000)
     for context, _phone, _taps in phones:
         context.close()
+
+
+def test_a_night_of_seven_says_what_its_table_of_four_plays(page: Any, live_server: str) -> None:
+    """A night on the classic rules: its table of four plays them with the four deal (not the rule sheet's
+    four-player preset), and the night's page says so in words under that table."""
+    club = page.request.post(live_server + "/api/clubs", data={
+        "format": "scarto-club/1", "name": "Circolo del Tarocco", "players": NINE[:7],
+        "defaults": {"language": "it", "ruleset": "classic"}})
+    assert club.status == 201, club.text()
+    night = page.request.post(club.json()["edit_url"] + "nights", data={
+        "format": "scarto-night/1", "title": "Giovedì", "players": NINE[:7], "rounds": 2, "seed": 7})
+    assert night.status == 201, night.text()
+    page.goto(night.json()["edit_url"] + "?lang=it")
+    four = page.locator("li.night-table").filter(has=page.locator("p.rules"))
+    expect(four).to_have_count(1)
+    expect(four.locator("p.rules")).to_have_text(
+        "Regole: classico — Distribuzione: quattro giocatori: 19 carte a testa, un monte di 2 carte")
+    assert no_overflow(page) == []
+    snap(page, "night-table-of-four")
+    page.goto(live_server + (four.locator("a.button").get_attribute("href") or ""))
+    exported = page.request.get(page.url + "export.json").json()
+    assert exported["ruleset"] == {"preset": "classic", "deal": "four"} and len(exported["players"]) == 4
