@@ -295,7 +295,8 @@ def test_the_store_never_takes_a_match_past_its_hands(app: Flask, client: FlaskC
     data = {"csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
             "points_0": "30", "points_1": "30", "points_2": "18"}
     assert client.post(f"/m/{token}/hands/new/points", data=data).status_code == 302
-    refused = client.post(f"/m/{token}/hands/new/points?lang=it", data={**data, "expected_count": "1"})
+    refused = client.post(f"/m/{token}/hands/new/points?lang=it", data={**data, "expected_count": "1",
+                                                                            "dealer": "Bruno"})
     assert refused.status_code == 400
     assert "il massimo che una partita può contenere" in refused.get_data(as_text=True)
     with app.app_context():

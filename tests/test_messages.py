@@ -67,7 +67,8 @@ def test_read_templates_name_only_known_parameters() -> None:
              "number", "of", "first", "next", "last",  # a part of a club's file
              "board", "boards", "deal", "table", "seat", "card", "player", "scoring", "seed", "first_seed",
              "first_deal",  # a duplicate session's file
-             "char"}  # a character a text may not hold, as U+0000
+             "char",  # a character a text may not hold, as U+0000
+             "third"}  # the third a decimal stands for
     for key, template in READ_TEMPLATES.items():
         used = set(re.findall(r"%\((\w+)\)s", template))
         assert used <= known, key

@@ -287,7 +287,7 @@ def test_a_hand_sent_twice_with_its_key_is_stored_once_and_answered_alike(app: F
 
 
 def test_live_json_sent_twice_with_its_key_is_stored_once(app: Flask, client: FlaskClient) -> None:
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals hand 1
     page, fields = open_form(client, f"/m/{token}/hands/new/live")
     from tests.handutil import fixture
     tricks = [t["cards"] for t in fixture("classic-valid-1")["tricks"]]

@@ -134,6 +134,7 @@ READ_TEMPLATES: dict[str, str] = {
     "sizes.missing": N_("missing: honours go with the number of cards in each pile"),
     "sizes.not_whole": N_("must be a whole number of cards, not %(value)s"),
     "points.not_a_number": N_('%(value)s is not a number of points (use e.g. 31 or "58/3")'),
+    "points.decimal": N_("%(value)s is a decimal: points come in whole numbers or thirds; write %(third)s"),
     "points.negative": N_("%(value)s is negative; counted points are never below zero"),
     "field.not_text": N_("must be text, not %(kind)s"),
     "text.control": N_("holds a control character (%(char)s), a tab or a line break: this text is one line of "

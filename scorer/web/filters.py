@@ -23,6 +23,7 @@ from ..engine.cards import CODES, SUIT, TRUMP
 from ..engine.messages import N_
 from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord
+from ..engine.rulesets import find_ruleset
 from ..engine.validation import Problem
 from ..sheets import cardfaces
 from .context import poll_attr
@@ -66,6 +67,7 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "problem_text": _problem_text,
         "win_reason": win_reason,
         "switch_rows": switch_rows,
+        "ruleset_of": find_ruleset,
         "preset_descriptions": PRESET_DESCRIPTIONS,
         "settle_labels": SETTLE_LABELS,
         "problem_labels": PROBLEM_LABELS,
