@@ -192,6 +192,25 @@ def test_equal_cards_give_equal_values() -> None:
             found += 1
 
 
+def test_a_card_on_the_table_between_two_cards_tells_them_apart() -> None:
+    """Carla led the 7 of batons; Anna's 8 takes it and her 6 does not, though no hand holds a card between."""
+    record = simulate_hand(PRESETS["classic"], random.Random(3))
+    replay = validate(record).replay
+    assert replay is not None
+    start = positions(record, replay)[0]
+    bit = start.order.bit
+
+    def hand(*codes: str) -> int:
+        return sum(1 << bit[Card.parse(code)] for code in codes)
+
+    position = replace(start, hands=(hand("8B", "6B"), hand("5B", "3B"), hand("2B")), trick=(bit[Card.parse("7B")],),
+                       leader=Seat(2), number=start.rules.tricks - 1)
+    solver = Solver(start.rules)
+    assert solver.groups(position) == [(Card.parse("8B"),), (Card.parse("6B"),)]
+    values = solver.values(position, Card.parse("6B"))
+    assert values[Card.parse("8B")] == solver.value(position, 0) > values[Card.parse("6B")]  # 2 tricks, not 1
+
+
 def test_equal_cards_are_one_suit_one_worth_and_nothing_between() -> None:
     """8 7 6 of batons are one card for the search; the 2 is not, the other player's 4 lies between;
     the King and Queen of cups are not, though nothing lies between: they are not worth the same."""

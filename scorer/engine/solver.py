@@ -394,12 +394,7 @@ class Solver:
         order, seat = self.order, position.mover
         hand = position.hands[seat]
         legal = _legal(order, self.rules.overtrump, hand, position.trick)
-        others = 0
-        for s, held in enumerate(position.hands):
-            if s != seat:
-                others |= held
-        for b in position.trick:
-            others |= 1 << b
+        others = _separators(position.hands, seat, position.trick)
         return sorted(tuple(sorted(order.card[b] for b in run)) for run in _runs(order, legal, others))
 
     def _closed_trick(self, trick: tuple[int, ...], leader: int, last: bool) -> _Trick:
@@ -461,13 +456,7 @@ class Solver:
             legal = _legal(order, overtrump, hand, trick)
             maximising = seat == p
             if legal & (legal - 1):
-                others = 0
-                for s in range(n):
-                    if s != seat:
-                        others |= hands[s]
-                for b in trick:
-                    others |= 1 << b
-                moves = [run[-1] for run in _runs(order, legal, others)]
+                moves = [run[-1] for run in _runs(order, legal, _separators(hands, seat, trick))]
                 if len(moves) > 1:
                     if k == n - 1:  # the last card of the trick: its worth to p is known at once
                         last = state[4] == last_trick
@@ -544,6 +533,18 @@ class Solver:
             return search(alpha, beta)
         finally:
             self.nodes = nodes
+
+
+def _separators(hands: tuple[int, ...] | list[int], seat: int, trick: tuple[int, ...] | list[int]) -> int:
+    """The cards that tell two of ``seat``'s cards apart when they lie between them: the other
+    hands' and the trick's (a card on the table decides whether one beats it and the other not)."""
+    others = 0
+    for s, held in enumerate(hands):
+        if s != seat:
+            others |= held
+    for b in trick:
+        others |= 1 << b
+    return others
 
 
 def _runs(order: _Order, legal: int, others: int) -> list[list[int]]:
