@@ -207,8 +207,9 @@ def test_a_card_on_the_table_between_two_cards_tells_them_apart() -> None:
                        leader=Seat(2), number=start.rules.tricks - 1)
     solver = Solver(start.rules)
     assert solver.groups(position) == [(Card.parse("8B"),), (Card.parse("6B"),)]
-    values = solver.values(position, Card.parse("6B"))
-    assert values[Card.parse("8B")] == solver.value(position, 0) > values[Card.parse("6B")]  # 2 tricks, not 1
+    eight, six = CardIndex(Card.parse("8B")), CardIndex(Card.parse("6B"))
+    values = solver.values(position, six)
+    assert values[eight] == solver.value(position, 0) > values[six]  # Anna takes both tricks, not one
 
 
 def test_equal_cards_are_one_suit_one_worth_and_nothing_between() -> None:
