@@ -210,6 +210,8 @@ def _print_analysis(name: str, review: Analysis, out: TextIO) -> None:
     out.write(f"{name}  (from trick {review.from_trick}; every hand known, the others against each player)\n")
     out.write(f"  {'player':<{width}}  {'par':>7}  {'given up':>8}\n")
     for player, par, lost in zip(players, review.par, review.given_up(), strict=True):
+        if par is None:
+            continue
         out.write(f"  {player:<{width}}  {show(par):>7}  {show(lost):>8}\n")
     costly = [p for p in review.plays if p.lost]
     for play in costly:

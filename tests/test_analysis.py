@@ -84,3 +84,14 @@ def test_what_cannot_be_reviewed_is_a_read_error_that_says_why(make, trick: int,
     assert str(error) == message
     assert error.code == "read_error" and error.key in READ_TEMPLATES
     assert error.message == render_read(error.key, error.params)
+
+
+def test_one_players_review_is_their_part_of_everyones() -> None:
+    record = simulate_hand(PRESETS["saari"], random.Random(5))
+    everyone = analyse(record, 21)
+    bruno = analyse(record, 21, seats=(1,))
+    assert bruno.par == (None, everyone.par[1], None)
+    assert bruno.plays == tuple(p for p in everyone.plays if p.seat == 1)
+    assert bruno.to_dict()["start"] == [everyone.to_dict()["start"][1]]
+    assert bruno.to_dict()["given_up"] == [everyone.to_dict()["given_up"][1]]
+    assert bruno.nodes < everyone.nodes

@@ -51,8 +51,9 @@ class Analysis:
 
     record: HandRecord
     from_trick: int
-    par: tuple[Fraction, ...]
-    """Each player's guaranteed value at the start of ``from_trick``, in seating order."""
+    par: tuple[Fraction | None, ...]
+    """Each player's guaranteed value at the start of ``from_trick``, in seating order (None for a
+    player left out of the analysis)."""
     plays: tuple[Play, ...]
     nodes: int
     """Positions the search visited: the work the analysis took."""
@@ -70,14 +71,15 @@ class Analysis:
         return {
             "format": ANALYSIS_FORMAT,
             "from_trick": self.from_trick,
-            "start": [{"name": name, "value": fraction_json(v)} for name, v in zip(players, self.par, strict=True)],
+            "start": [{"name": name, "value": fraction_json(v)}
+                      for name, v in zip(players, self.par, strict=True) if v is not None],
             "plays": [
                 {"trick": p.trick, "player": players[p.seat], "card": CODES[p.card], "lost": fraction_json(p.lost),
                  "best": [CODES[c] for c in p.best]}
                 for p in self.plays
             ],
             "given_up": [{"name": name, "lost": fraction_json(v)}
-                         for name, v in zip(players, self.given_up(), strict=True)],
+                         for name, v, par in zip(players, self.given_up(), self.par, strict=True) if par is not None],
         }
 
 
@@ -96,25 +98,30 @@ def analysable(record: HandRecord, from_trick: int) -> Replay:
     return checked.replay
 
 
-def analyse(record: HandRecord, from_trick: int, *, node_limit: int | None = None) -> Analysis:
+def analyse(record: HandRecord, from_trick: int, *, seats: tuple[int, ...] | None = None,
+            node_limit: int | None = None) -> Analysis:
     """Weigh every play of a full record from trick ``from_trick`` (from 1) on.
 
     Each play costs one search per distinct legal card (equivalent cards once); the
-    solver keeps its tables across the plays. ``node_limit`` bounds the whole work
+    solver keeps its tables across the plays. A player's value is theirs alone, so
+    ``seats`` (indices into the players) limits the work to some players' par and plays:
+    the others' par is then None. ``node_limit`` bounds the whole work
     (:class:`.solver.SearchTooLarge` past it): the earlier the trick, the larger the search.
     """
     replay = analysable(record, from_trick)
     n = len(record.players)
+    wanted = range(n) if seats is None else seats
     walk = positions(record, replay)
     first = (from_trick - 1) * n
     solver = Solver(record.ruleset, node_limit=node_limit)
-    par = tuple(solver.value(walk[first], seat) for seat in range(n))
+    par = tuple(solver.value(walk[first], seat) if seat in wanted else None for seat in range(n))
     plays = []
     cards = [(t.number, c) for t in replay.tricks for c in t.cards]
     for index in range(first, len(cards)):
         position = walk[index]
-        number, card = cards[index]
-        plays.append(_weigh(solver, position, walk[index + 1], number, card))
+        if position.mover in wanted:
+            number, card = cards[index]
+            plays.append(_weigh(solver, position, walk[index + 1], number, card))
     return Analysis(record, from_trick, par, tuple(plays), solver.nodes)
 
 
