@@ -443,6 +443,16 @@ class Solver:
             key: tuple[int, ...] | None = None
             first = -1
             entry = None
+            if k == 0 and state[4] == last_trick:  # one card each: the last trick plays itself
+                cards = tuple(hands[(leader + j) % n].bit_length() - 1 for j in range(n))
+                closed = closed_trick(cards, leader, True)
+                saved = state[:]
+                state[1] |= 1 << closed.winner
+                if closed.fool_seat >= 0:
+                    state[2], state[3] = closed.fool_seat, closed.winner
+                value = w * closed.gains[p] + end_units(cards, closed)
+                state[:] = saved
+                return value
             if k == 0:
                 key = (*hands, leader, state[1], state[2], state[3]) if forfeit_rule else (*hands, leader)
                 entry = table.get(key)
