@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from .engine.analysis import Analysis, analyse
 from .engine.cards import CODES
 from .engine.errors import ScartoError
-from .engine.limits import MAX_UPLOAD_BYTES
+from .engine.limits import MAX_REVIEW_POSITIONS, MAX_UPLOAD_BYTES
 from .engine.numbers import fraction_text as show
 from .engine.records import loads, parse_hand, parse_match
 from .engine.scoring import HandResult, score_hand
@@ -56,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     review.add_argument("--from-trick", type=int, required=True, metavar="T", dest="from_trick",
                         help="the first trick to weigh (from 1); the earlier, the longer the search")
     review.add_argument("--json", action="store_true", help="print scarto-analysis/1")
+    review.add_argument("--node-limit", type=int, default=MAX_REVIEW_POSITIONS, metavar="N", dest="node_limit",
+                        help=f"positions the search may visit (default {MAX_REVIEW_POSITIONS:,}: some two minutes)")
     review.add_argument("file", metavar="FILE", help="a full scarto-hand/1 record (tricks); - for standard input")
     review.set_defaults(run=_analyse)
     pdf = commands.add_parser("pdf", help="print the match sheet of a scarto-match/1 file as PDF")
@@ -129,9 +131,10 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _analyse(args: argparse.Namespace) -> int:
-    """A full record weighed from a trick on; a record the review cannot weigh is a read error (exit 2)."""
+    """A full record weighed from a trick on; a record the review cannot weigh, or a search past its
+    limit, is told like a read error (exit 2)."""
     try:
-        review = analyse(parse_hand(_read(args.file)), args.from_trick)
+        review = analyse(parse_hand(_read(args.file)), args.from_trick, node_limit=args.node_limit)
     except (ScartoError, RecursionError) as exc:
         _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
         return 2

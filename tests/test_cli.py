@@ -364,3 +364,9 @@ def test_analyse_needs_a_full_trick_record(tmp_path: Path, capsys: pytest.Captur
     assert (status, out) == (2, "")
     assert err.endswith("the record has errors (the first: trick_count); a hand is reviewed only once it can be "
                         "scored\n")
+
+
+def test_analyse_past_its_node_limit_says_to_start_later(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "analyse", VALID, "--from-trick", "1", "--node-limit", "1000")
+    assert (status, out) == (2, "")
+    assert err == (f"scarto: {VALID}: the analysis needs more than 1000 positions; start it at a later trick\n")
