@@ -143,18 +143,22 @@ The search visited {rate:,.0f} positions per CPU second (a review past the budge
 
 NOTES = """
 Why not 500 hands. A hand costs a few reviews at the budget (the last trick that fits and the
-first that does not, for each player), some 10 to 30 s of CPU; 500 hands are two to four hours
-of CPU, and the machine is shared by several sessions. The figures above are from the number of
+first that does not, for each player), some 5 to 15 s of CPU; 500 hands are one to two hours of
+CPU, and the machine is shared by several sessions. The figures above are from the number of
 hands given; `--hands 500` gives the issue's count where the machine allows.
 
+Before the search stopped where the cards left cannot move a player past the window (the same
+script, 15 hands, 2026-12-06): `three` 8, 9, 10 tricks (least, median, most), `four` 5, 6, 7,
+`piccolo` 9; a third more positions for the same reviews.
+
 What would get further (docs/REVIEW.md): the cost grows about fourfold a trick with three players
-and faster with four (each trick multiplies the continuations by the three or four players'
-choices). A compiled move generator would not change the count of positions, only their price:
-each costs some 5 to 15 microseconds in pure Python, where a C solver pays well under one, so
-about three more tricks; a registry wheel with no compiler (a bit-set library) takes only the
-card sets, which are already single Python integers. Fewer positions: a bound from the points
-still in play (stop when a player cannot reach the window whatever they take), partition search
-over the tricks' winners, and keeping the tables from one trick's review to the previous one's.
+and faster with four (each trick multiplies the continuations by every player's choices). A
+faster move generator changes the price of a position, not their number: each costs about 4
+microseconds of CPU in pure Python, where a compiled solver pays well under one, so some two or
+three tricks more; the card sets are already single Python integers (bit sets), so a bit-set
+library from the registry would add little. Fewer positions: tighter bounds (the points the
+others are sure to take, not only the points left), partition search over the tricks' winners,
+and the tables of one trick's review kept for the trick before it.
 """
 
 
