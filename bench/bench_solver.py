@@ -143,22 +143,27 @@ The search visited {rate:,.0f} positions per CPU second (a review past the budge
 
 NOTES = """
 Why not 500 hands. A hand costs a few reviews at the budget (the last trick that fits and the
-first that does not, for each player), some 5 to 15 s of CPU; 500 hands are one to two hours of
-CPU, and the machine is shared by several sessions. The figures above are from the number of
-hands given; `--hands 500` gives the issue's count where the machine allows.
+first that does not, for each player), about 6 s of CPU; 500 hands are close to an hour of CPU
+(two to three by the clock at this load), and the machine is shared by several sessions. The
+figures above are from the number of hands given; `--hands 500` gives the issue's count where
+the machine allows.
 
-Before the search stopped where the cards left cannot move a player past the window (the same
-script, 15 hands, 2026-12-06): `three` 8, 9, 10 tricks (least, median, most), `four` 5, 6, 7,
-`piccolo` 9; a third more positions for the same reviews.
+A bound from the cards left (at a trick's start a player gains between nothing and every card
+still in play, so a window beyond that needs no search) was tried and is not used: it cut the
+positions of twelve fixed reviews by a third, but the bound it returns is weaker than the one the
+search finds, MTD(f)'s narrow searches then need more rounds, and on the same 15 hands the reach
+came out no better (`three` 7, 8, 9; `four` 5, 7, 8; `piccolo` 8, 9, 9), one review taking six
+times the positions.
 
 What would get further (docs/REVIEW.md): the cost grows about fourfold a trick with three players
 and faster with four (each trick multiplies the continuations by every player's choices). A
 faster move generator changes the price of a position, not their number: each costs about 4
 microseconds of CPU in pure Python, where a compiled solver pays well under one, so some two or
 three tricks more; the card sets are already single Python integers (bit sets), so a bit-set
-library from the registry would add little. Fewer positions: tighter bounds (the points the
-others are sure to take, not only the points left), partition search over the tricks' winners,
-and the tables of one trick's review kept for the trick before it.
+library from the registry would add little. Fewer positions: bounds that MTD(f) can use (the
+points the others are sure to take, with the search's own bound kept where it is the tighter),
+partition search over the tricks' winners, and the tables of one trick's review kept for the
+trick before it.
 """
 
 

@@ -419,12 +419,7 @@ class Solver:
         history = self._history.setdefault(p, [0] * (n << 7))
         hands = list(position.hands)
         trick = list(position.trick)
-        left = sum(order.thirds[b] for held in (*position.hands, sum(1 << b for b in position.trick))
-                   for b in _bits(held))
-        state = [position.leader, position.won, position.fool_seat, position.fool_winner, position.number, left]
-        # what p may still gain beyond the cards left, or lose of what they hold: a forfeited Fool, the bonus
-        above = (FOOL_FORFEIT * w if forfeit_rule else 0) + (3 * ULTIMO_BONUS * w if rules.ultimo else 0)
-        below = (FOOL_FORFEIT * w if forfeit_rule else 0) + (3 * ULTIMO_BONUS if rules.ultimo else 0)
+        state = [position.leader, position.won, position.fool_seat, position.fool_winner, position.number]
         closed_trick = self._closed_trick
         limit = self.node_limit if self.node_limit is not None else _INFINITY
         nodes = self.nodes
@@ -459,12 +454,6 @@ class Solver:
                 state[:] = saved
                 return value
             if k == 0:
-                # p gains between nothing and every card left: a window beyond that is decided already
-                most = w * state[5] + above
-                if most <= alpha:
-                    return most
-                if -below >= beta:
-                    return -below
                 key = (*hands, leader, state[1], state[2], state[3]) if forfeit_rule else (*hands, leader)
                 entry = table.get(key)
                 if entry is not None:
@@ -516,7 +505,6 @@ class Solver:
                     if closed.fool_seat >= 0:
                         state[2], state[3] = closed.fool_seat, closed.winner
                     state[4] += 1
-                    state[5] -= sum(closed.gains)
                     trick.clear()
                     if last:
                         value = gain + end_units(cards, closed)
