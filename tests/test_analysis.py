@@ -13,7 +13,7 @@ from scorer.engine.errors import ReadError
 from scorer.engine.messages import READ_TEMPLATES, render_read
 from scorer.engine.records import parse_hand
 from scorer.engine.rulesets import PRESETS
-from scorer.engine.simulation import captured_form, simulate_hand
+from scorer.engine.simulation import captured_form, inject_violation, simulate_hand
 from scorer.engine.solver import SearchTooLarge, Solver, positions
 from scorer.engine.validation import validate
 from tests.handutil import fixture
@@ -95,3 +95,25 @@ def test_one_players_review_is_their_part_of_everyones() -> None:
     assert bruno.to_dict()["start"] == [everyone.to_dict()["start"][1]]
     assert bruno.to_dict()["given_up"] == [everyone.to_dict()["given_up"][1]]
     assert bruno.nodes < everyone.nodes
+
+
+def test_a_card_the_rules_did_not_allow_is_weighed_as_played() -> None:
+    """A revoke is reviewed as played: its value is the position it led to; the best cards are legal ones."""
+    rng = random.Random(11)
+    while True:
+        injected = inject_violation(simulate_hand(PRESETS["classic"], rng), rng, "revoke")
+        if injected is not None and injected.trick >= 21:
+            break
+    record = injected.record
+    review = analyse(record, injected.trick)
+    number, play = next((i, p) for i, p in enumerate(review.plays)
+                        if p.trick == injected.trick and p.card == injected.card)
+    replay = validate(record).replay
+    assert replay is not None
+    walk = positions(record, replay)
+    index = (injected.trick - 1) * 3 + number
+    assert record.players[walk[index].mover] == injected.player
+    assert injected.card not in walk[index].legal() and injected.card not in play.best
+    assert set(play.best) <= set(walk[index].legal())
+    assert play.after == Solver(record.ruleset).value(walk[index + 1], walk[index].mover)
+    assert play.lost == play.before - play.after
