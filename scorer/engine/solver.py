@@ -33,7 +33,7 @@ from .rulesets import Ruleset
 from .scoring import ULTIMO_BONUS
 from .validation import Replay, fool_kept
 
-SUIT_ORDER = (TRUMP, 1, 2, 3, 4, FOOL_SUIT)
+SEARCH_SUITS = (TRUMP, 1, 2, 3, 4, FOOL_SUIT)
 """The search's order of the suits; within each, the cards rise in strength."""
 FOOL_KEPT = 3 * VALUE[FOOL_INDEX] - 2 - 1
 """What the Fool's player counts for a Fool they keep, in thirds: the Fool's 13 less the
@@ -71,11 +71,11 @@ class _Order:
 
 @cache
 def _order(strength: tuple[int, ...]) -> _Order:
-    cards = sorted(INDICES, key=lambda c: (SUIT_ORDER.index(SUIT[c]), strength[c]))
+    cards = sorted(INDICES, key=lambda c: (SEARCH_SUITS.index(SUIT[c]), strength[c]))
     bit = [0] * len(INDICES)
     for position, card in enumerate(cards):
         bit[card] = position
-    masks = [0] * (max(SUIT_ORDER) + 1)
+    masks = [0] * (max(SEARCH_SUITS) + 1)
     for position, card in enumerate(cards):
         masks[SUIT[card]] |= 1 << position
     return _Order(
@@ -140,7 +140,7 @@ def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, l
     gains = [0] * n
     fool_seat = -1
     for k, b in enumerate(trick):
-        if order.fool >> b & 1 and not last_captures(rules, last):
+        if order.fool >> b & 1 and not _fool_captured(rules, last):
             fool_seat = (leader + k) % n
             gains[fool_seat] += FOOL_KEPT
             gains[winner] += 1
@@ -149,7 +149,7 @@ def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, l
     return _Trick(winner, tuple(gains), fool_seat)
 
 
-def last_captures(rules: Ruleset, last: bool) -> bool:
+def _fool_captured(rules: Ruleset, last: bool) -> bool:
     """Whether a Fool played to this trick goes to its winner like any card (the last trick under
     ``fool_last_trick: captured``): :func:`.validation.fool_kept`, asked of the last trick or another."""
     return not fool_kept(rules.tricks if last else 1, rules)
