@@ -26,14 +26,14 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 
-from .cards import BAGATTO_INDEX, FOOL_INDEX, FOOL_SUIT, INDICES, SUIT, TRUMP, VALUE, CardIndex, Seat
+from .cards import BAGATTO_INDEX, FOOL_INDEX, FOOL_SUIT, INDICES, PLAIN_SUITS, SUIT, TRUMP, VALUE, CardIndex, Seat
 from .errors import ScartoError
 from .records import HandRecord
 from .rulesets import Ruleset
 from .scoring import ULTIMO_BONUS
 from .validation import Replay, fool_kept
 
-SEARCH_SUITS = (TRUMP, 1, 2, 3, 4, FOOL_SUIT)
+SEARCH_SUITS = (TRUMP, *PLAIN_SUITS, FOOL_SUIT)
 """The search's order of the suits; within each, the cards rise in strength."""
 FOOL_KEPT = 3 * VALUE[FOOL_INDEX] - 2 - 1
 """What the Fool's player counts for a Fool they keep, in thirds: the Fool's 13 less the
