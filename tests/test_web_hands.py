@@ -312,7 +312,8 @@ def test_honours_with_a_pip_card_is_read_as_one_of_the_piles_cards(client: Flask
     honours, sizes = hand["honours"], hand["sizes"]
     response = record(client, token, "honours", {
         "dealer": "Bruno", "dealer_ok": "Bruno", "cards_0": " ".join([*honours["Anna"], "5C"]),
-        "cards_1": " ".join(honours["Bruno"]), "rest": "2", "size_0": str(sizes["Anna"]), "size_1": str(sizes["Bruno"])})
+        "cards_1": " ".join(honours["Bruno"]), "rest": "2", "size_0": str(sizes["Anna"]),
+        "size_1": str(sizes["Bruno"])})
     assert response.status_code == 302, text(response)
     assert _stored_scores(client, token, 1) == _scores("classic-honours")
 
