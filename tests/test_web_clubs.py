@@ -187,6 +187,25 @@ def test_a_club_match_seats_the_players_as_tapped_with_the_first_dealer_chosen(
     assert "to deal first" not in html.unescape(client.get(f"/m/{token}/").get_data(as_text=True))
 
 
+def test_a_table_of_four_from_the_roster_plays_the_clubs_rules_with_the_four_deal(
+        app: Flask, client: FlaskClient) -> None:
+    """RULES.md, Deals: a table playing the classic rules with four players uses {"preset": "classic",
+    "deal": "four"}; a club on three-player rules seats four as such, and refuses five."""
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    four = [str(ids[n]) for n in ("Anna", "Bruno", "Carla", "Dora")]
+    assert "A table of 4 plays the club's rules with the 4-player deal." in client.get(
+        f"/c/{edit}/start?lang=en").get_data(as_text=True)
+    response = submit(client, f"/c/{edit}/start", {"player": four, "order": ",".join(four),
+                                                    "first_dealer": four[0]})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    token = response.headers["Location"].split("/m/")[1].strip("/")
+    data = json.loads(client.get(f"/m/{token}/export.json").get_data())
+    assert data["ruleset"] == {"preset": "classic", "deal": "four"} and len(data["players"]) == 4
+    refused = submit(client, f"/c/{edit}/start?lang=en", {"player": four[:2]})
+    assert refused.status_code == 400 and "Pick 3 or 4 players: 2 picked." in refused.get_data(as_text=True)
+
+
 def test_without_scripts_the_seats_are_set_on_the_page_before_the_start(app: Flask, client: FlaskClient) -> None:
     """A phone without scripts: "Seats and first dealer" shows the ticked players in seats, each ↑ moves one
     up, and the start keeps the seats and the dealer chosen."""

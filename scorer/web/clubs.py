@@ -30,7 +30,7 @@ from ..engine import clubs as stats
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
-from ..engine.rulesets import PRESETS, find_ruleset
+from ..engine.rulesets import PRESETS, Ruleset, dealt, find_ruleset
 from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
@@ -397,11 +397,29 @@ def settings(token: str) -> Any:
 # --- matches ---------------------------------------------------------------------
 
 
-def _match_data(club: club_store.ClubRow, names: list[str], first_dealer: str) -> dict[str, Any]:
+def _match_data(club: club_store.ClubRow, names: list[str], first_dealer: str, rules: Any) -> dict[str, Any]:
     today = datetime.now(UTC).date()
     title = _match_title(club, today, club_store.matches_on(get_db(), club.id, today.isoformat()) + 1)
     return {"format": MATCH_FORMAT, "title": title, "date": today.isoformat(), **club.settings,
-            "players": names, "first_dealer": first_dealer, "hands": []}
+            "ruleset": rules, "players": names, "first_dealer": first_dealer, "hands": []}
+
+
+def _table_rules(club: club_store.ClubRow, players: int) -> Any:
+    """The rules a table of ``players`` plays: the club's, or the club's with the three- or four-player
+    deal when the table is the other size (RULES.md, Deals: a table playing the classic rules with four
+    players uses {"preset": "classic", "deal": "four"}); None for a size the club's rules cannot deal."""
+    spec = club.settings.get("ruleset", "classic")
+    ruleset = find_ruleset(spec)
+    if players == ruleset.players:
+        return spec
+    if ruleset.deal != "piccolo" and {players, ruleset.players} == {3, 4}:
+        return dealt(spec, "four" if players == 4 else "three")
+    return None
+
+
+def _table_sizes(ruleset: Ruleset) -> str:
+    """How many players a club's table may seat, as the page says it: "3 or 4", or Piccolo's "3"."""
+    return str(ruleset.players) if ruleset.deal == "piccolo" else _("3 or 4")
 
 
 def _match_title(club: club_store.ClubRow, day: date, table: int) -> str:
@@ -429,12 +447,14 @@ def start_match(token: str) -> Any:
         except store.NotFound:
             names, problems, problem = [], [], _("That player is not on the club's roster; reload the page.")
         form.new.errors = [*form.new.errors, *problems]  # each typed name's problem, at the box of new names
-        if problem is None and not problems and len(names) != ruleset.players:
-            problem = _("Pick %(n)s players: %(k)s picked.", n=ruleset.players, k=len(names))
+        rules = _table_rules(club, len(names))
+        if problem is None and not problems and rules is None:
+            problem = _("Pick %(n)s players: %(k)s picked.", n=_table_sizes(ruleset), k=len(names))
         if problem is None and not problems:
             chosen = [names[ticked.index(int(first))]] if first.isdecimal() and int(first) in ticked else []
             try:
-                record = parse_match(_match_data(club, names, chosen[0] if chosen else secrets.choice(names)))
+                record = parse_match(_match_data(club, names, chosen[0] if chosen else secrets.choice(names),
+                                                 rules))
                 row = club_store.add_record(db, club.id, record, names)  # its own write, in turn with the others
             except ScartoError as exc:
                 problem = message_text(exc)
