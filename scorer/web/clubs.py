@@ -28,6 +28,7 @@ from wtforms.validators import DataRequired, Optional
 
 from ..engine import club_files
 from ..engine import clubs as stats
+from ..engine.cardnames import LANGUAGE_NAMES
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
@@ -165,9 +166,6 @@ def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
 
 # --- forms -----------------------------------------------------------------------
 
-LANGUAGE_CHOICES = [("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"), ("es", "Español")]
-
-
 ROSTER_TEXT = MAX_ROSTER * (MAX_NAME + len(", ") + club_files.MAX_SHORT + len("\n"))
 """Characters of a new club's roster box: as many players as a roster holds, each with the longest name
 and short name (8,000 stopped a pasted roster at about 150 players of 40 characters, cut mid-name)."""
@@ -186,7 +184,7 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
     currency = StringField(_l("Currency"), validators=[Optional(), Longest(MAX_CURRENCY)], default="EUR")
     pack = RadioField(_l("Your pack"), choices=choices([("italian", _l("Italian suits")),
                                                        ("french", _l("French suits"))]), default="italian")
-    language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_CHOICES), default="en")
+    language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_NAMES.items()), default="en")
 
     def validate_stake(self, field: Any) -> None:
         read_stake(field.data or "")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from scorer.web import LANGUAGES
 from tests.browser.conftest import Taps, no_overflow
 from tests.browser.handflows import type_into
 
@@ -173,7 +174,7 @@ def test_the_club_pages_fit_a_phone_in_every_language(page: Any, live_server: st
     response = page.request.post(live_server + "/api/clubs", data=body, headers={"Content-Type": "application/json"})
     assert response.status == 201, response.text()
     edit = response.json()["edit_url"]
-    for language in ("it", "en", "de", "fi", "es"):
+    for language in LANGUAGES:
         for path in ("", "table?season=1", "p/1", "start", "share", "file", "settings"):
             page.goto(f"{edit}{path}{'&' if '?' in path else '?'}lang={language}")
             expect(page.locator("html")).to_have_attribute("lang", language)
