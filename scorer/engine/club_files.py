@@ -32,7 +32,6 @@ from .limits import (
     MAX_ROSTER,
     MAX_SEASONS,
 )
-from .messages import N_
 from .records import (
     MatchRecord,
     check_name,
@@ -108,11 +107,11 @@ def short_name(value: str | None) -> str | None:
 def read_date(value: object, where: str) -> str:
     """A day written YYYY-MM-DD (a season's ends, a night's date), as ISO writes it."""
     if not isinstance(value, str):
-        raise ReadError(N_("Write the date as YYYY-MM-DD."), where)
+        raise ReadError.of("date.form", where)
     try:
         return date.fromisoformat(value.strip()).isoformat()
     except ValueError as exc:
-        raise ReadError(N_("Write the date as YYYY-MM-DD."), where) from exc
+        raise ReadError.of("date.form", where) from exc
 
 
 def check_defaults(value: object, where: str = "defaults") -> dict[str, Any]:
@@ -123,8 +122,7 @@ def check_defaults(value: object, where: str = "defaults") -> dict[str, Any]:
         raise ReadError.of("record.not_object", where, kind=type(value).__name__)
     unknown = [k for k in value if k not in DEFAULT_KEYS]
     if unknown:
-        raise ReadError(N_("A club keeps only these defaults: language, pack, ruleset, end, settle, stake."),
-                        f"{where}.{unknown[0]}")
+        raise ReadError.of("club.defaults", f"{where}.{unknown[0]}")
     ruleset = find_ruleset(value.get("ruleset"))
     names = [f"P{i}" for i in range(1, ruleset.players + 1)]
     match = parse_match({**value, "format": "scarto-match/1", "players": names, "first_dealer": names[0],
@@ -258,7 +256,7 @@ def _roster_entry(entry: object, where: str) -> Player:
 def _seasons(raw: object) -> list[SeasonSpan]:
     """The ``seasons`` list, at most :data:`MAX_SEASONS` (counted first), each ending on or after its start."""
     if not isinstance(raw, list):
-        raise ReadError(N_("Write the seasons as a list."), "seasons")
+        raise ReadError.of("club.seasons", "seasons")
     if len(raw) > MAX_SEASONS:
         raise ReadError.of("limit.seasons", "seasons", count=len(raw), limit=MAX_SEASONS)
     return [_season(entry, f"seasons[{i}]") for i, entry in enumerate(raw)]
@@ -269,7 +267,7 @@ def _season(entry: object, where: str) -> SeasonSpan:
         raise ReadError.of("record.not_object", where, kind=type(entry).__name__)
     start, end = read_date(entry.get("from"), f"{where}.from"), read_date(entry.get("to"), f"{where}.to")
     if end < start:
-        raise ReadError(N_("The season ends before it begins."), where)
+        raise ReadError.of("club.season_backwards", where)
     return clean_name(entry.get("name"), f"{where}.name", player=False), start, end
 
 
@@ -304,14 +302,13 @@ def _match(entry: object, where: str) -> tuple[MatchRecord, list[str]]:
     try:
         match = parse_match(entry)
     except ScartoError as exc:
-        raise ReadError(exc.message, f"{where}.{exc.where}" if exc.where else where, key=exc.key,
-                        params=exc.params) from exc
+        raise ReadError.of(exc.key, f"{where}.{exc.where}" if exc.where else where, **exc.params) from exc
     mapping = entry.get("roster", {}) if isinstance(entry, dict) else {}
     if not isinstance(mapping, dict) or not all(k in match.players for k in mapping):
-        raise ReadError(N_("A match's roster maps names of its players to roster names."), f"{where}.roster")
+        raise ReadError.of("club.roster_map", f"{where}.roster")
     seated = [clean_name(mapping.get(p, p), f"{where}.roster") for p in match.players]
     if len({s.casefold() for s in seated}) != len(seated):
-        raise ReadError(N_("Two seats of the match are the same roster player."), f"{where}.roster")
+        raise ReadError.of("club.same_player", f"{where}.roster")
     return match, seated
 
 
@@ -320,7 +317,7 @@ def _history(raw: object) -> list[dict[str, Any]]:
     if not isinstance(raw, list) or not all(
             isinstance(e, dict) and isinstance(e.get("event"), str) and isinstance(e.get("at"), str)
             for e in raw):
-        raise ReadError(N_("Write the history as a list of objects, each with \"at\" and \"event\"."), "history")
+        raise ReadError.of("club.history", "history")
     return [dict(e) for e in raw]
 
 

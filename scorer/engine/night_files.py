@@ -14,13 +14,12 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, overload
+from typing import Any
 
 from . import nights as ranking
 from . import seating
 from .club_files import clean_name, read_date, read_head
 from .errors import ReadError
-from .messages import N_
 from .numbers import fraction_json
 from .rulesets import find_ruleset
 
@@ -45,26 +44,9 @@ class NightSpec:
     ruleset: Any = None
 
 
-_RANGES = {
-    "rounds": (MAX_ROUNDS, N_("Write the number of rounds as a whole number from 1 to 10.")),
-    "hands_per_round": (MAX_HANDS, N_("Write the hands per round as a whole number from 1 to 30.")),
-}
-
-
-@overload
-def _integer(data: dict[str, Any], key: str, default: int) -> int: ...
-@overload
-def _integer(data: dict[str, Any], key: str, default: None) -> int | None: ...
-def _integer(data: dict[str, Any], key: str, default: int | None) -> int | None:
-    """The whole number at ``key`` in its range; absent, ``default``. ``null`` stands for "none" only
-    where none is allowed (no default): where one is needed, it is refused like any other wrong value."""
-    value = data.get(key, default)
-    if value is None and default is None:
-        return None
-    high, message = _RANGES[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-        raise ReadError(message, key)
-    return value
+def _whole(value: object, high: int) -> bool:
+    """Whether a value is a whole number from 1 to ``high`` (``null``, true or 2.0 are not)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= high
 
 
 def parse_night(data: object, club_defaults: Mapping[str, Any] | None = None) -> NightSpec:
@@ -75,13 +57,17 @@ def parse_night(data: object, club_defaults: Mapping[str, Any] | None = None) ->
     raw_date = value.get("date")
     day = datetime.now(UTC).date().isoformat() if raw_date is None else read_date(raw_date, "date")
     players = _players(value.get("players"))
-    rounds, hands = _integer(value, "rounds", 3), _integer(value, "hands_per_round", None)
+    rounds, hands = value.get("rounds", 3), value.get("hands_per_round")
+    if not _whole(rounds, MAX_ROUNDS):  # null where a number is needed is refused like any wrong value
+        raise ReadError.of("night.rounds", "rounds")
+    if hands is not None and not _whole(hands, MAX_HANDS):  # null: one deal each
+        raise ReadError.of("night.hands_per_round", "hands_per_round")
     method = value.get("seating", "mixed")
     if method not in seating.SEATINGS:
-        raise ReadError(N_('Seating is "mixed" or "ranking".'), "seating")
+        raise ReadError.of("night.seating", "seating")
     by = value.get("ranking", "total")
     if by not in ranking.RANKINGS:
-        raise ReadError(N_('Ranking is "total" or "placings".'), "ranking")
+        raise ReadError.of("night.ranking", "ranking")
     seed = _seed(value.get("seed"))
     ruleset = _three_handed(value.get("ruleset", (club_defaults or {}).get("ruleset")))
     return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset)
@@ -93,7 +79,7 @@ def _players(raw: object) -> list[str]:
     if not isinstance(raw, list):
         raise ReadError.of("players.not_list", "players")
     if len(raw) > MAX_PLAYERS:
-        raise ReadError(N_("A night may have at most 60 players."), "players")
+        raise ReadError.of("night.crowd", "players")
     players = [clean_name(p, f"players[{i}]") for i, p in enumerate(raw)]
     seen: set[str] = set()
     for i, name in enumerate(players):
@@ -101,7 +87,7 @@ def _players(raw: object) -> list[str]:
             raise ReadError.of("players.named_twice", f"players[{i}]", name=repr(name))
         seen.add(name.casefold())
     if len(players) < seating.MIN_PLAYERS:
-        raise ReadError(N_("A night needs at least 3 players present."), "players")
+        raise ReadError.of("night.few", "players")
     return players
 
 
@@ -110,7 +96,7 @@ def _seed(value: object) -> int:
     if value is None:
         return secrets.randbelow(10**9)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
-        raise ReadError(N_("The seed is a whole number from 0 up."), "seed")
+        raise ReadError.of("night.seed", "seed")
     return value
 
 
@@ -118,7 +104,7 @@ def _three_handed(ruleset: object) -> object:
     """The night's rules as given (None: the preset's default), once they are rules for three: the
     seating plays the four deal at a table of four by itself."""
     if find_ruleset(ruleset).players != 3:
-        raise ReadError(N_("A night's rules are for three players; tables of four play the four deal."), "ruleset")
+        raise ReadError.of("night.ruleset", "ruleset")
     return ruleset
 
 
