@@ -1,7 +1,7 @@
-"""The ``scarto`` command: score hand records and add up matches (RECORD.md's contract), print
-a match sheet (``pdf``, without Flask: scorer.sheets.render), deal a duplicate deal set
-(``deals``), rank duplicate sessions (``duplicate``, docs/DUPLICATE.md) and serve the app
-(``serve``).
+"""The ``scarto`` command: score hand records and add up matches (RECORD.md's contract), review
+a fully recorded hand (``analyse``, docs/REVIEW.md), print a match sheet (``pdf``, without Flask:
+scorer.sheets.render), rate a club's players (``ratings``), deal a duplicate deal set (``deals``),
+rank duplicate sessions (``duplicate``, docs/DUPLICATE.md) and serve the app (``serve``).
 
 Exit status: 2 when any file could not be read, else 1 when any record has
 problems, else 0. A file that cannot be read gets one line on standard error
@@ -19,12 +19,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .engine.analysis import Analysis, analyse
 from .engine.cards import CODES
 from .engine.club_files import ClubFile, parse_club
 from .engine.deals import Board, deal_set, deals_json, read_seed
 from .engine.duplicate import Ranking, merge, parse_duplicate, percent_text, rank, ranking_to_dict
 from .engine.errors import ScartoError
-from .engine.limits import MAX_UPLOAD_BYTES
+from .engine.limits import MAX_REVIEW_POSITIONS, MAX_UPLOAD_BYTES
 from .engine.numbers import fraction_text as show
 from .engine.records import loads, parse_hand, parse_match
 from .engine.rulesets import DEALS
@@ -60,6 +61,14 @@ def _parser() -> argparse.ArgumentParser:
     match.add_argument("--json", action="store_true", help="print scarto-standings/1")
     match.add_argument("file", metavar="FILE")
     match.set_defaults(run=_match)
+    review = commands.add_parser("analyse", help="what each card cost its player, every hand known (docs/REVIEW.md)")
+    review.add_argument("--from-trick", type=int, required=True, metavar="T", dest="from_trick",
+                        help="the first trick to weigh (from 1); the earlier, the longer the search")
+    review.add_argument("--json", action="store_true", help="print scarto-analysis/1")
+    review.add_argument("--node-limit", type=int, default=MAX_REVIEW_POSITIONS, metavar="N", dest="node_limit",
+                        help=f"positions the search may visit (default {MAX_REVIEW_POSITIONS:,}: some two minutes)")
+    review.add_argument("file", metavar="FILE", help="a full scarto-hand/1 record (tricks); - for standard input")
+    review.set_defaults(run=_analyse)
     pdf = commands.add_parser("pdf", help="print the match sheet of a scarto-match/1 file as PDF")
     pdf.add_argument("file", metavar="FILE")
     pdf.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
@@ -151,6 +160,21 @@ def _match(args: argparse.Namespace) -> int:
     else:
         _print_standings(table, sys.stdout)
     return 1 if any(line.result.problems for line in table.lines) else 0
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    """A full record weighed from a trick on; a record the review cannot weigh, or a search past its
+    limit, is told like a read error (exit 2)."""
+    try:
+        review = analyse(parse_hand(_read(args.file)), args.from_trick, node_limit=args.node_limit)
+    except (ScartoError, RecursionError) as exc:
+        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+        return 2
+    if args.json:
+        print(json.dumps(review.to_dict(), ensure_ascii=False))
+    else:
+        _print_analysis(args.file, review, sys.stdout)
+    return 0
 
 
 def _pdf(args: argparse.Namespace) -> int:
@@ -290,6 +314,24 @@ def _print_result(name: str, result: HandResult, out: TextIO) -> None:
         out.write(f"  {problem.severity}: {problem.message}\n")
     if not result.problems:
         out.write("  no problems\n")
+
+
+def _print_analysis(name: str, review: Analysis, out: TextIO) -> None:
+    players = review.record.players
+    width = max(6, *(len(p) for p in players))
+    out.write(f"{name}  (from trick {review.from_trick}; every hand known, the others against each player)\n")
+    out.write(f"  {'player':<{width}}  {'par':>7}  {'given up':>8}\n")
+    for player, par, lost in zip(players, review.par, review.given_up(), strict=True):
+        if par is None:
+            continue
+        out.write(f"  {player:<{width}}  {show(par):>7}  {show(lost):>8}\n")
+    costly = [p for p in review.plays if p.lost]
+    for play in costly:
+        best = " ".join(CODES[c] for c in play.best)
+        out.write(f"  trick {play.trick}: {players[play.seat]} played {CODES[play.card]}, gave up {show(play.lost)}"
+                  f" (best: {best})\n")
+    if not costly:
+        out.write("  every card played was a best card\n")
 
 
 def _print_standings(table: Standings, out: TextIO) -> None:

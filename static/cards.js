@@ -12,15 +12,15 @@
   var GLYPHS = { "½": [1, 2], "⅓": [1, 3], "⅔": [2, 3], "¼": [1, 4], "¾": [3, 4], "⅙": [1, 6], "⅚": [5, 6] };
   var SHOW = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾", "1/6": "⅙", "5/6": "⅚" };
 
-  /* Points as people write them: 31, 19½, 19 1/2, 58/3, 19.5, 19,5 (the server reads the same). */
+  /* Points as people write them: 31, 19½, 19 1/2, 58/3, 25,0 (the server reads the same). A decimal
+     that is not whole (25,33) is no number here: points come in thirds, and the server says which. */
   function parse(text) {
     var s = text.trim().replace(",", "."), m;
     if ((m = /^(\d{1,6})?\s*([½⅓⅔¼¾⅙⅚])$/.exec(s))) return add([+(m[1] || 0), 1], GLYPHS[m[2]]);
     if ((m = /^(\d{1,6})\s+(\d{1,6})\s*\/\s*(\d{1,6})$/.exec(s))) return +m[3] ? add([+m[1], 1], frac(+m[2], +m[3])) : null;
     if ((m = /^(\d{1,6})\s*\/\s*(\d{1,6})$/.exec(s))) return +m[2] ? frac(+m[1], +m[2]) : null;
     if ((m = /^(\d{1,6})(?:\.(\d{1,6}))?$/.exec(s))) {
-      var decimals = m[2] || "";
-      return frac(+(m[1] + decimals), Math.pow(10, decimals.length));
+      return /^0*$/.test(m[2] || "") ? [+m[1], 1] : null;
     }
     return null;
   }
@@ -216,11 +216,23 @@
     });
     // before saving, the counts to check against the real piles (one tap), unless the sizes were typed
     var check = document.getElementById("pile-check"), form = box.form || box.closest("form");
+    var saveButton = document.getElementById("save");
+
+    function hideCheck() {  // one action at a time: the check's button, or the save button
+      check.hidden = true;
+      if (saveButton) saveButton.hidden = false;
+    }
+
     if (check && form) {
       form.addEventListener("submit", function (event) {
         if (checked || event.submitter && event.submitter.id === "save-anyway") return;
         var sizes = form.querySelectorAll("#sizes input[data-part]");
         if (Array.prototype.some.call(sizes, function (i) { return i.value.trim() && !i.classList.contains("auto"); })) return;
+        readAreas();
+        render();
+        // a word the grid cannot place (a card given twice, a word that is no card, a name for a card)
+        // goes to the server first: what no count can fix is said before the piles are counted
+        if (extra.some(function (words) { return words.length; })) return;
         event.preventDefault();
         var list = document.getElementById("pile-check-list");
         list.textContent = "";
@@ -234,14 +246,20 @@
           list.appendChild(li);
         });
         check.hidden = false;
+        if (saveButton) saveButton.hidden = true;
         check.scrollIntoView({ block: "center" });
         check.focus();
       });
       document.getElementById("pile-check-ok").addEventListener("click", function () {
         checked = true;
-        check.hidden = true;
+        hideCheck();
         if (form.requestSubmit) form.requestSubmit(); else form.submit();
       });
+      // a pile changed after the check: the counts shown are old, and saving checks again
+      box.addEventListener("click", function (event) {
+        if (!check.hidden && event.target.closest("button[data-card], input[name=rest]")) hideCheck();
+      });
+      box.addEventListener("change", function () { if (!check.hidden) hideCheck(); });
     }
     if (window.ScartoGrid) window.ScartoGrid.rove(grid);
     readAreas();
@@ -249,7 +267,7 @@
     pick.hidden = false;
     grid.hidden = false;
     var asText = box.querySelector("#as-text");
-    if (asText) asText.open = false;
+    if (asText && !asText.querySelector("[aria-invalid]")) asText.open = false;  // a word refused stays in sight
     render();
   }
 
@@ -258,7 +276,7 @@
     var box = form.querySelector("[data-storage]") || form;
     var key = box.dataset.storage || ("scarto-form:" + location.pathname);
     var seen = (form.elements.expected_count || {}).value + "/" + (form.elements.version || {}).value;
-    var skip = { csrf_token: 1, expected_count: 1, version: 1, save_anyway: 1 };
+    var skip = { csrf_token: 1, expected_count: 1, version: 1, save_anyway: 1, dealer_ok: 1 };
 
     function collect() {
       var values = {};
@@ -296,8 +314,31 @@
     return save;
   }
 
+  /* A new hand's dealer other than the rotation's is asked about once before saving, ahead of the pile
+     check: a wrong tap would pass the deal on wrongly for the rest of the match. The rotation's dealer is
+     the one the page came with ticked (the server's, or the phone's own offline, after the hands waiting
+     on it), or on a page the server answered, the one it marks. Run before anything restores an entry. */
+  function askDealer(form) {
+    if (!form.dataset.dealerText) return;  // a hand being changed keeps its dealer
+    var rotation = form.querySelector(form.dataset.posted ? "input[name=dealer][data-rotation]"
+                                                          : "input[name=dealer]:checked");
+    form.addEventListener("submit", function (event) {
+      var chosen = form.querySelector("input[name=dealer]:checked"), ok = form.elements.dealer_ok;
+      var asked = event.submitter && (event.submitter.name === "dealer_ok" || event.submitter.name === "dealer_by_rotation");
+      if (asked || !chosen || !ok) return;
+      if (rotation && chosen !== rotation && ok.value !== chosen.value &&
+          !window.confirm(say(form.dataset.dealerText, { rotation: rotation.value, dealer: chosen.value }))) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        return;
+      }
+      ok.value = chosen.value;  // the rotation's, or confirmed: this phone has judged it (offline too)
+    }, true);
+  }
+
   var form = document.getElementById("hand-form");
   if (!form) return;
+  askDealer(form);
   var save = remember(form);
   each(form.querySelectorAll("fieldset[data-total]"), numbers);
   var cards = form.querySelector(".cards-entry");

@@ -76,6 +76,7 @@
   }
 
   // --- the entry, kept on the phone
+  var due = cfg.posted ? cfg.rotation : cfg.rotation && cfg.dealer, ok;
   function fresh() {
     return { dealer: cfg.dealer, tricks: cfg.entry.map(function (t) { return t.slice(); }), count: cfg.count, version: cfg.version };
   }
@@ -192,6 +193,8 @@
 
   function save(anyway) {
     if (saving) return;
+    if (due && state.dealer !== due && ok !== state.dealer && !confirm(say(T.out_of_turn, {rotation: due, dealer: state.dealer}))) return;
+    ok = state.dealer;
     saving = true;
     saveBtn.disabled = anywayBtn.disabled = true;
     noteEl.textContent = T.saving;
@@ -204,9 +207,10 @@
       noteEl.textContent = "";
       if (d.saved) { forget(); notice(""); window.location.href = d.url; return; }
       if (res.status === 409) {
-        if (d.expected_count !== undefined && d.expected_count !== null) state.count = d.expected_count;
-        if (d.version !== undefined && d.version !== null) state.version = d.version;
+        if (d.expected_count != null) state.count = d.expected_count;
+        if (d.version != null) state.version = d.version;
         if (d.entry_key && form.elements.entry_key) form.elements.entry_key.value = d.entry_key;  // saved again: new
+        if (d.dealer) form.dealer.value = state.dealer = due = d.dealer;
         state.lost = true;
         persist();
         showConflict(d);

@@ -1,8 +1,5 @@
-/* The match (or night) page keeps itself up to date: it asks state.json every few seconds (304: no
-   change) and, after another phone's change, fetches the page again and puts its content in place,
-   keeping the scroll, open sections, focus and caret. It lists the entries waiting on this phone (/sw.js),
-   lets the player decide about those refused, keeps the entry forms for offline use, and offers
-   once to add the app to the home screen. */
+/* Keeps a match or night page up to date (state.json, then the page again, scroll and focus kept);
+   lists what waits on this phone (sw.js); offers the home screen once. docs/OFFLINE.md says more. */
 (function () {
   "use strict";
   var script = document.currentScript || document.querySelector("script[data-sync]");

@@ -4,8 +4,11 @@ as OpenDocument and read back cell by cell: each cell's type (float, string, dat
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
 import subprocess
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +32,12 @@ class Cell:
     """A number's value as the spreadsheet holds it ("19.33"), else the text shown."""
 
 
+PROFILE = Path(tempfile.gettempdir()) / f"scarto-office-profile-{os.getpid()}"
+"""LibreOffice's user profile, made at its first start and kept for the test process (one per test
+worker: two offices may not share one): making it took most of each conversion's 3 to 10 s."""
+atexit.register(shutil.rmtree, PROFILE, True)
+
+
 def open_csv(data: bytes, language: str, folder: Path) -> list[list[Cell]]:
     """The CSV as LibreOffice reads it in ``language``: its rows of cells."""
     soffice = shutil.which("soffice")
@@ -41,7 +50,7 @@ def open_csv(data: bytes, language: str, folder: Path) -> list[list[Cell]]:
     # CSV filter options: separator, quote ("), UTF-8 (76), from line 1, default column types,
     # the language, quoted fields not forced to text, special numbers (dates) detected
     options = f"CSV:{separator},34,76,1,,{LANGUAGE_IDS[language]},false,true"
-    subprocess.run([soffice, f"-env:UserInstallation=file://{folder / 'profile'}", "--headless",
+    subprocess.run([soffice, f"-env:UserInstallation=file://{PROFILE}", "--headless",
                     f"--infilter={options}", "--convert-to", "ods", "--outdir", str(folder), str(source)],
                    check=True, capture_output=True, timeout=120)
     with zipfile.ZipFile(source.with_suffix(".ods")) as ods:

@@ -104,9 +104,9 @@ BAD = [
     ("blank-name.json", _changed(players=["Anna", "\u200b ", "Carla"]),
      "players[1]: a player name must be non-empty text"),
     ("float-points.json", {**POINTS, "points": {"Anna": 31.0, "Bruno": 22, "Carla": 25}},
-     "points.Anna: 31.0 is not a number of points (use e.g. 31 or \"58/3\")"),
+     "points.Anna: 31.0 is a decimal: points come in whole numbers or thirds; write 31"),
     ("decimal-points.json", {**POINTS, "points": {"Anna": "19.5", "Bruno": 33.5, "Carla": 25}},
-     "points.Anna: '19.5' is not a number of points (use e.g. 31 or \"58/3\")"),
+     "points.Anna: \"19.5\" is a decimal: points come in whole numbers or thirds; write \"58/3\""),
     ("negative-size.json", {"players": POINTS["players"], "dealer": "Anna",
                             "honours": {"Anna": [], "Bruno": [], "Carla": []},
                             "sizes": {"Anna": -1, "Bruno": 40, "Carla": 39}},
@@ -463,3 +463,60 @@ def test_ratings_of_a_file_with_a_hand_in_error_count_it_for_nothing_and_say_so(
     assert status == 1
     alone = json.loads(_run(capsys, "ratings", "--json", _write(tmp_path, "good.json", _club(good)))[1])
     assert json.loads(out) == alone
+
+
+def test_analyse_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """``scarto analyse --json``: one scarto-analysis/1 object, each play of the asked tricks weighed."""
+    status, out, err = _run(capsys, "analyse", VALID, "--from-trick", "22", "--json")
+    assert (status, err) == (0, "")
+    review = json.loads(out)
+    assert review["format"] == "scarto-analysis/1" and review["from_trick"] == 22
+    assert [s["name"] for s in review["start"]] == ["Anna", "Bruno", "Carla"]
+    assert sum(isinstance(s["value"], int) for s in review["start"]) == 3
+    plays = review["plays"]
+    assert [p["card"] for p in plays] == [c for t in _full()["tricks"][21:] for c in t["cards"]]
+    assert [p["trick"] for p in plays] == [22, 22, 22, 23, 23, 23, 24, 24, 24, 25, 25, 25]
+    assert all((p["lost"] == 0) == (p["card"] in p["best"]) for p in plays)
+    assert plays[-1]["best"] == [plays[-1]["card"]]  # the last card is forced
+    assert {g["name"]: g["lost"] for g in review["given_up"]} == {
+        name: sum(p["lost"] for p in plays if p["player"] == name) for name in ("Anna", "Bruno", "Carla")}
+
+
+def test_analyse_readable(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, "analyse", VALID, "--from-trick", "22")
+    review = json.loads(_run(capsys, "analyse", VALID, "--from-trick", "22", "--json")[1])
+    lines = out.splitlines()
+    assert status == 0 and lines[1].split() == ["player", "par", "given", "up"]
+    assert [line.split()[:2] for line in lines[2:5]] == [[s["name"], str(s["value"])] for s in review["start"]]
+    costly = [p for p in review["plays"] if p["lost"]]
+    assert [line for line in lines if line.startswith("  trick ")] == [
+        f"  trick {p['trick']}: {p['player']} played {p['card']}, gave up {p['lost']} (best: {' '.join(p['best'])})"
+        for p in costly]
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (["--from-trick", "26"], "from_trick: 26 is not a trick of the hand: a classic hand has tricks 1 to 25"),
+    (["--from-trick", "0"], "from_trick: 0 is not a trick of the hand: a classic hand has tricks 1 to 25"),
+])
+def test_analyse_a_trick_past_the_end_is_a_read_error(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                      reason: str) -> None:
+    status, out, err = _run(capsys, "analyse", VALID, *args)
+    assert (status, out, err) == (2, "", f"scarto: {VALID}: {reason}\n")
+
+
+def test_analyse_needs_a_full_trick_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    points = _write(tmp_path, "points.json", POINTS)
+    status, out, err = _run(capsys, "analyse", points, "--from-trick", "20", "--json")
+    assert (status, out) == (2, "")
+    assert err == f"scarto: {points}: record: a review needs the full trick record (tricks), not points\n"
+    short = _write(tmp_path, "short.json", _changed(tricks=_full()["tricks"][:24]))
+    status, out, err = _run(capsys, "analyse", short, "--from-trick", "20")
+    assert (status, out) == (2, "")
+    assert err.endswith("the record has errors (the first: trick_count); a hand is reviewed only once it can be "
+                        "scored\n")
+
+
+def test_analyse_past_its_node_limit_says_to_start_later(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "analyse", VALID, "--from-trick", "1", "--node-limit", "1000")
+    assert (status, out) == (2, "")
+    assert err == (f"scarto: {VALID}: the analysis needs more than 1000 positions; start it at a later trick\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import threading
 import time
@@ -28,6 +29,12 @@ pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 KILLS = 5
 PLAYERS = ["Anna", "Bruno", "Carla"]
+
+
+def prefilled_dealer(page: str) -> str:
+    """The dealer the entry page pre-fills from the rotation, as a phone saves it untouched."""
+    found = re.search(r'value="([^"]+)" checked', page)
+    return found.group(1) if found else PLAYERS[0]
 
 
 @dataclass
@@ -67,7 +74,7 @@ class Phone:
             note = f"crash save {number}"
             a = 10 + number % 20
             fields = {"csrf_token": csrf_token(page.text) or "", "expected_count": hidden(page.text, "expected_count")
-                      or "", "dealer": PLAYERS[number % 3], "points_0": str(a), "points_1": "30",
+                      or "", "dealer": prefilled_dealer(page.text), "points_0": str(a), "points_1": "30",
                       "points_2": str(48 - a), "notes": note}
             try:
                 answer = client.post_form(url, fields)

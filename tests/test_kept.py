@@ -183,7 +183,8 @@ def test_the_entry_form_after_a_save_is_the_next_hands_and_shows_the_message(cli
 
 
 def _checked_dealer(page: str) -> list[str]:
-    return re.findall(r'<input type="radio" name="dealer" id="dealer-\d" value="([^"]+)" checked>', page)
+    return re.findall(r'<input type="radio" name="dealer" id="dealer-\d" value="([^"]+)" checked(?: data-rotation)?>',
+                      page)
 
 
 def test_the_entry_form_is_kept_from_hand_to_hand_with_the_next_hands_number_count_and_dealer(

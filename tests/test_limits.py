@@ -274,7 +274,8 @@ def test_the_limits_are_documented() -> None:
     for name in ("MAX_NAME", "MAX_TITLE", "MAX_PLACE", "MAX_NOTES", "MAX_CURRENCY", "MAX_SHORT_TEXT", "MAX_HANDS",
                  "MAX_HANDS_KEPT", "MAX_TRICKS", "MAX_TRICKS_TEXT", "MAX_CARDS", "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES",
                  "MAX_AUDIT_LINK", "MAX_AUDIT_LINK_READ", "MAX_AUDITS_KEPT", "MAX_ROSTER", "MAX_SEASONS",
-                 "MAX_CLUB_MATCHES", "MAX_CLUB_FILE_HANDS", "CLUB_PART_HANDS", "MAX_END_HANDS", "MAX_END_TARGET"):
+                 "MAX_CLUB_MATCHES", "MAX_CLUB_FILE_HANDS", "CLUB_PART_HANDS", "MAX_END_HANDS", "MAX_END_TARGET",
+                 "MAX_REVIEW_POSITIONS"):
         assert f"`{name}`" in text, name
         assert f"{getattr(limits, name):,}" in text, name
 
@@ -295,7 +296,8 @@ def test_the_store_never_takes_a_match_past_its_hands(app: Flask, client: FlaskC
     data = {"csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
             "points_0": "30", "points_1": "30", "points_2": "18"}
     assert client.post(f"/m/{token}/hands/new/points", data=data).status_code == 302
-    refused = client.post(f"/m/{token}/hands/new/points?lang=it", data={**data, "expected_count": "1"})
+    refused = client.post(f"/m/{token}/hands/new/points?lang=it", data={**data, "expected_count": "1",
+                                                                            "dealer": "Bruno"})
     assert refused.status_code == 400
     assert "il massimo che una partita può contenere" in refused.get_data(as_text=True)
     with app.app_context():

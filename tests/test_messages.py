@@ -52,7 +52,7 @@ def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
     """No sentence written out in place: the reading modules raise only ``ReadError.of`` (or a subclass's)."""
     used = set()
     for name in ("records.py", "cards.py", "rulesets.py", "numbers.py", "deals.py", "duplicate.py", "ratings.py",
-                 "club_files.py", "night_files.py"):
+                 "analysis.py", "club_files.py", "night_files.py"):
         source = (SCORER / name).read_text()
         assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
         used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))
@@ -68,7 +68,8 @@ def test_read_templates_name_only_known_parameters() -> None:
              "number", "of", "first", "next", "last",  # a part of a club's file
              "board", "boards", "deal", "table", "seat", "card", "player", "scoring", "seed", "first_seed",
              "first_deal",  # a duplicate session's file
-             "char"}  # a character a text may not hold, as U+0000
+             "char",  # a character a text may not hold, as U+0000
+             "third"}  # the third a decimal stands for
     for key, template in READ_TEMPLATES.items():
         used = set(re.findall(r"%\((\w+)\)s", template))
         assert used <= known, key

@@ -1,4 +1,4 @@
-"""Every page a player sees weighs at most 40 KB (62 KB where cards are drawn) and loads nothing from other hosts.
+"""Every page a player sees weighs at most 40 KB (63 KB where cards are drawn) and loads nothing from other hosts.
 
 The budget was 40 KB at first. Cards drawn as SVG, dark mode, the live entry
 working out whose turn it is offline from the engine's rules sent with the page, the grid's
@@ -17,7 +17,9 @@ Not yet brought back to 40 KB: the scripts and style sheets those pages need add
 before their HTML (live entry: 42 KB). Left to do: split app.css by page, drop the rules and
 repeated classes the card faces carry, a lighter hand page. So the 40 KB budget (LIMIT) holds
 for every page but the kinds that draw cards; those (CARD_PAGES) are held to the measured
-heaviest page rounded up (CARD_LIMIT), so that nothing grows meanwhile.
+heaviest page rounded up (CARD_LIMIT), so that nothing grows meanwhile. Asking about a dealer out of turn
+on the phone (live.js, and the question's sentence on a new hand's page) took the live pages 0.2 KB past
+62 KB: 63 KB since.
 
 The pages are found the way a player finds them: by following links from the
 start page and a 20-hand match (edit and view links), with hands edited and one
@@ -49,7 +51,7 @@ from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
 pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 LIMIT = 40 * 1024
-CARD_LIMIT = 62 * 1024
+CARD_LIMIT = 63 * 1024
 CARD_PAGES = frozenset({"hands.new_hand", "hands.edit_hand", "hands.hand_page"})
 """The entry forms (card grid, live entry), their edits and a hand's page: the pages that draw cards
 and carry the scripts that tap them."""

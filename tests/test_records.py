@@ -270,7 +270,7 @@ CAPTURED = {"Anna": ["KS"], "Bruno": [], "Carla": []}
     ({**_points(), "points": {"Anna": "lots", "Bruno": 0, "Carla": 0}},
      "points.Anna: 'lots' is not a number of points (use e.g. 31 or \"58/3\")"),
     ({**_points(), "points": {"Anna": 31.5, "Bruno": 0, "Carla": 0}},
-     "points.Anna: 31.5 is not a number of points (use e.g. 31 or \"58/3\")"),
+     "points.Anna: 31.5 is a decimal: points come in whole numbers or thirds; write \"94/3\""),
     ({**_points(), "points": {"Anna": True, "Bruno": 0, "Carla": 0}},
      "points.Anna: true is not a number of points (use e.g. 31 or \"58/3\")"),
     ({**_points(), "points": {"Anna": "1e99999999", "Bruno": 0, "Carla": 0}},
@@ -523,10 +523,29 @@ def test_points_text_integers_and_fractions(text: str, value: Fraction) -> None:
     assert parse_points(text, "points.Anna") == value
 
 
-@pytest.mark.parametrize("text", ["1 9", "1 1 1/2", "19 ½", "1/2 1", "", "19.5", "19 1/2", "19.123456789", "1e3"])
+@pytest.mark.parametrize("text", ["1 9", "1 1 1/2", "19 ½", "1/2 1", "", "19 1/2", "1e3", "19.", ".5"])
 def test_points_text_other_than_an_integer_or_a_fraction_is_refused(text: str) -> None:
     """RECORD.md: "strings holding an integer or a fraction"; the forms read the friendlier ways of writing."""
     from scorer.engine.errors import ReadError
     from scorer.engine.numbers import parse_points
     with pytest.raises(ReadError, match="is not a number of points"):
         parse_points(text, "points.Anna")
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("25,33", 'points.Anna: "25,33" is a decimal: points come in whole numbers or thirds; write "76/3"'),
+    ("25.33", 'points.Anna: "25.33" is a decimal: points come in whole numbers or thirds; write "76/3"'),
+    (25.67, 'points.Anna: 25.67 is a decimal: points come in whole numbers or thirds; write "77/3"'),
+    ("19.123456789", 'points.Anna: "19.123456789" is a decimal: points come in whole numbers or thirds; '
+                     "write 19"),
+    (26.0, "points.Anna: 26.0 is a decimal: points come in whole numbers or thirds; write 26"),
+])
+def test_decimal_points_are_refused_with_the_third_they_stand_for(value: object, message: str) -> None:
+    """RECORD.md: a decimal is a read error (points come in whole numbers or thirds); "25,33" was
+    once stored as 2533/100 by the form. The error names the nearest third."""
+    from scorer.engine.errors import ReadError
+    from scorer.engine.numbers import parse_points
+    with pytest.raises(ReadError) as caught:
+        parse_points(value, "points.Anna")
+    assert str(caught.value) == message
+    assert caught.value.key == "points.decimal"

@@ -17,6 +17,7 @@ from scorer.engine.rulesets import (
     PRESETS,
     SWITCH_VALUES,
     Ruleset,
+    dealt,
     find_ruleset,
     ruleset_spec,
 )
@@ -33,6 +34,8 @@ DEAL = {"classic": "three", "rulesheet": "three", "saari": "three", "four": "fou
 
 
 @pytest.mark.parametrize("name", list(TABLE))
+
+
 def test_presets_follow_the_table(name: str) -> None:
     rules = PRESETS[name]
     got = (rules.players, rules.cards_each, rules.talon, rules.pack_size, rules.top_trump, rules.discard,
@@ -47,6 +50,8 @@ def test_presets_follow_the_table(name: str) -> None:
 
 @pytest.mark.parametrize("deal", ["three", "four", "piccolo"])
 @pytest.mark.parametrize("preset", list(TABLE))
+
+
 def test_a_deal_is_independent_of_the_reading(preset: str, deal: str) -> None:
     """RULES.md, Deals: any preset can be played three- or four-handed or as Piccolo."""
     rules = find_ruleset({"preset": preset, "deal": deal})
@@ -85,6 +90,8 @@ def test_top_trump() -> None:
     ({"preset": "saari", "overtrump": True}, replace(PRESETS["saari"], overtrump=True)),
     ({"ultimo": True, "fool_discard": "free"}, replace(PRESETS["classic"], ultimo=True, fool_discard="free")),
 ])
+
+
 def test_find_ruleset(spec: Any, expected: Ruleset) -> None:
     assert find_ruleset(spec) == expected
 
@@ -115,6 +122,8 @@ def test_a_switch_object_keeps_the_preset_name_and_changes_only_its_switch() -> 
     (42, "ruleset: must be a preset name or an object of switches"),
     (["classic"], "ruleset: must be a preset name or an object of switches"),
 ])
+
+
 def test_unknown_rulesets(spec: Any, message: str) -> None:
     with pytest.raises(UnknownRuleset) as caught:
         find_ruleset(spec)
@@ -196,6 +205,8 @@ FREE = {name: find_ruleset({"preset": name, "fool_discard": "free"}) for name in
     (FREE["saari"], "M 2D 3D", "T5", set()),
     (FREE["saari"], "T1 M 2D", "", {"T1"}),
 ])
+
+
 def test_forbidden_discards(rules: Ruleset, discard: str, kept: str, illegal: set[str]) -> None:
     assert _illegal(rules, discard, kept) == illegal
 
@@ -204,3 +215,20 @@ def test_a_switch_given_as_null_is_read_as_absent() -> None:
     """RECORD.md: an optional key given as null is absent; in a ruleset object, the preset's value stands."""
     assert find_ruleset({"preset": "saari", "fool_last_trick": None}) == PRESETS["saari"]
     assert find_ruleset({"preset": None, "overtrump": True}) == find_ruleset({"overtrump": True})
+
+
+@pytest.mark.parametrize(("spec", "expected"), [
+    ("classic", {"preset": "classic", "deal": "four"}),
+    (None, {"preset": "classic", "deal": "four"}),
+    ({"preset": "saari", "ultimo": True}, {"preset": "saari", "ultimo": True, "deal": "four"}),
+    ("rulesheet", {"preset": "rulesheet", "deal": "four"}),
+])
+
+
+def test_rules_dealt_to_four_keep_their_reading(spec: object, expected: dict[str, Any]) -> None:
+    """RULES.md, Deals: a table playing the classic rules with four players uses
+    {"preset": "classic", "deal": "four"}: every switch but the deal stays the night's."""
+    assert dealt(spec, "four") == expected
+    rules = find_ruleset(expected)
+    assert rules.players == 4
+    assert rules.switches() | {"deal": "three"} == find_ruleset(spec).switches()

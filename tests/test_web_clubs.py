@@ -131,11 +131,84 @@ def test_a_match_started_from_the_club_takes_its_defaults_and_most_recent_player
     data = json.loads(client.get(f"/m/{token}/export.json").get_data())
     assert data["players"] == ["Bruno", "Carla", "Dora"] and data["end"] == {"hands": 6}
     assert data["stake"] == {"per_point": "0.10", "currency": "EUR"} and data["language"] == "it"
-    assert data["title"] == "Circolo Arci" and re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", data["date"])
     page = client.get(f"/c/{edit}/start").get_data(as_text=True)
     order = [page.index(f'value="{ids[n]}"> {n}') for n in ("Bruno", "Carla", "Dora", "Anna")]
     assert order == sorted(order)
     assert "Bruno, Carla, Dora</button>" in page  # the same table again, one tap
+
+
+def test_club_matches_are_titled_by_day_and_table_in_the_clubs_language(app: Flask, client: FlaskClient) -> None:
+    """A club's list of matches read "Circolo Arci" on every line: each is titled by the day and the table."""
+    from datetime import UTC, datetime
+
+    from babel.dates import format_date
+
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    first = start(client, edit, [ids["Bruno"], ids["Carla"], ids["Dora"]])
+    second = start(client, edit, [ids["Anna"], ids["Carla"], ids["Dora"]])
+    day = format_date(datetime.now(UTC).date(), "medium", locale="it")  # "6 dic 2026"
+    titles = [json.loads(client.get(f"/m/{t}/export.json").get_data())["title"] for t in (first, second)]
+    assert titles == [f"Circolo Arci, {day}, tavolo 1", f"Circolo Arci, {day}, tavolo 2"]
+    page = html.unescape(client.get(f"/c/{edit}/").get_data(as_text=True))
+    assert f"Circolo Arci, {day}, tavolo 2" in page and f"Circolo Arci, {day}, tavolo 1" in page
+
+
+def test_a_short_name_typed_is_the_roster_player_with_the_full_name(app: Flask, client: FlaskClient) -> None:
+    """A match of the club carries the roster's full names: "An" (Anna's short name) typed is Anna, not a new
+    player called An."""
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    start_typed = submit(client, f"/c/{edit}/start", {"player": [str(ids["Bruno"]), str(ids["Carla"])],
+                                                               "new": "an"})
+    assert start_typed.status_code == 302, start_typed.get_data(as_text=True)[:2000]
+    token = start_typed.headers["Location"].split("/m/")[1].strip("/")
+    assert json.loads(client.get(f"/m/{token}/export.json").get_data())["players"] == ["Bruno", "Carla", "Anna"]
+    assert len(player_ids(app, edit)) == 4  # no player called An
+    twice = submit(client, f"/c/{edit}/start?lang=en", {"player": [str(ids["Anna"]), str(ids["Carla"])],
+                                                        "new": "An"})
+    assert twice.status_code == 400 and "named twice" in html.unescape(twice.get_data(as_text=True))
+
+
+def test_a_club_match_seats_the_players_as_tapped_with_the_first_dealer_chosen(
+        app: Flask, client: FlaskClient) -> None:
+    """The phone sends the order the players were ticked in (the list's order is the latest play's) and
+    the first dealer chosen: the match seats them so, and nobody is drawn."""
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    order = [ids["Carla"], ids["Anna"], ids["Dora"]]
+    response = submit(client, f"/c/{edit}/start", {"player": [str(ids[n]) for n in ("Anna", "Carla", "Dora")],
+                                                    "order": ",".join(map(str, order)),
+                                                    "first_dealer": str(ids["Anna"])})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    token = response.headers["Location"].split("/m/")[1].strip("/")
+    data = json.loads(client.get(f"/m/{token}/export.json").get_data())
+    assert data["players"] == ["Carla", "Anna", "Dora"] and data["first_dealer"] == "Anna"
+    assert "to deal first" not in html.unescape(client.get(f"/m/{token}/").get_data(as_text=True))
+
+
+def test_without_scripts_the_seats_are_set_on_the_page_before_the_start(app: Flask, client: FlaskClient) -> None:
+    """A phone without scripts: "Seats and first dealer" shows the ticked players in seats, each ↑ moves one
+    up, and the start keeps the seats and the dealer chosen."""
+    edit, _view = new_club(client)
+    ids = player_ids(app, edit)
+    ticked = [str(ids[n]) for n in ("Anna", "Bruno", "Carla")]
+    shown = submit(client, f"/c/{edit}/start?lang=en", {"player": ticked, "seats": "1"})
+    assert shown.status_code == 200
+    page = shown.get_data(as_text=True)
+    assert re.findall(r'<li class="player-row" data-player="(\d+)"', page) == ticked
+    moved = submit(client, f"/c/{edit}/start?lang=en", {"player": ticked, "order": ",".join(ticked),
+                                                         "up": str(ids["Carla"])})
+    assert moved.status_code == 200
+    seats = re.findall(r'<li class="player-row" data-player="(\d+)"', moved.get_data(as_text=True))
+    assert seats == [str(ids[n]) for n in ("Anna", "Carla", "Bruno")]
+    assert 'aria-label="Move Carla up one seat"' in moved.get_data(as_text=True)
+    started = submit(client, f"/c/{edit}/start", {"player": ticked, "order": ",".join(seats),
+                                                   "first_dealer": str(ids["Bruno"])})
+    token = started.headers["Location"].split("/m/")[1].strip("/")
+    data = json.loads(client.get(f"/m/{token}/export.json").get_data())
+    assert data["players"] == ["Anna", "Carla", "Bruno"] and data["first_dealer"] == "Bruno"
 
 
 def test_new_names_join_the_roster_and_a_wrong_count_is_refused(app: Flask, client: FlaskClient) -> None:
@@ -229,7 +302,7 @@ def test_recent_form_links_each_match_and_leaves_out_one_not_played(app: Flask, 
     for token, link in ((edit, played), (view, None)):
         page = client.get(f"/c/{token}/p/{ids['Anna']}?lang=en").get_data(as_text=True)
         form = page.split("Recent form</h2>")[1].split("</ul>")[0]
-        assert form.count("<li>") == 1 and "Circolo Arci</a>" in form and "place 1 of 3" in form
+        assert form.count("<li>") == 1 and ", tavolo 1</a>" in form and "place 1 of 3" in form
         assert waiting not in form and (link is None or f'href="/m/{link}/"' in form)
     assert "Dora" not in client.get(f"/c/{edit}/table").get_data(as_text=True).split("<tbody>")[1]
 

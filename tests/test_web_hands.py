@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -27,7 +28,7 @@ from tests.handutil import (
     text,
     view_token,
 )
-from tests.webutil import start_match
+from tests.webutil import csrf_token, start_match
 
 PLAYERS = ("Anna", "Bruno", "Carla")
 
@@ -85,20 +86,72 @@ def test_points_page_prefills_the_dealer_from_the_rotation(client: FlaskClient) 
     assert 'id="last-points"' in page and 'id="save"' in page
 
 
-def test_the_dealer_can_be_changed(client: FlaskClient) -> None:
+def test_a_dealer_out_of_turn_is_asked_about_once_before_saving(client: FlaskClient) -> None:
+    """Hand 1, the rotation says Anna, Carla tapped: saved silently, the deal then passed on from Carla.
+    Without scripts the page asks, keeping what was typed; the table confirms Carla, or takes Anna."""
     token = start_match(client)
-    record(client, token, "points", points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Carla"))
+    asked = record(client, token, "points", points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Carla"))
+    assert asked.status_code == 200
+    assert "Anna deals this hand by the rotation: save with Carla?" in text(asked)
+    page = asked.get_data(as_text=True)
+    assert 'id="save-dealer" name="dealer_ok" value="Carla">Save with Carla</button>' in page
+    assert 'id="save-rotation" name="dealer_by_rotation" value="1">Save with Anna</button>' in page
+    assert 'id="save"' not in page  # one action for each answer, not a third save
+    assert page.count('name="dealer_ok"') == 1  # the button's answer, not an empty hidden field before it
+    assert 'value="31"' in page and 'id="dealer-2" value="Carla" checked' in page  # nothing typed is lost
+    assert export(client, token)["hands"] == []
+    saved = record(client, token, "points", {**points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Carla"),
+                                             "dealer_ok": "Carla"})
+    assert saved.status_code == 302
     assert export(client, token)["hands"][0]["dealer"] == "Carla"
+    again = record(client, token, "points", points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Carla"))
+    assert "Anna deals this hand by the rotation: save with Carla?" in text(again)  # the rotation: Anna again
+    by_rotation = record(client, token, "points", {**points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Carla"),
+                                                   "dealer_by_rotation": "1"})
+    assert by_rotation.status_code == 302
+    assert [h["dealer"] for h in export(client, token)["hands"]] == ["Carla", "Anna"]
+    client.get("/?lang=it")
+    italian = record(client, token, "points", points_data({"Anna": 31, "Bruno": 22}, PLAYERS, "Anna"))
+    assert "Secondo il giro, in questa mano fa le carte Bruno: salvarla con Anna come mazziere?" in text(italian)
+
+
+def test_a_dealer_confirmed_is_not_asked_again_at_a_breach(client: FlaskClient) -> None:
+    """Asked once: the dealer confirmed travels with the page to the breach's "save anyway"."""
+    hand = fixture("classic-breach")
+    token = start_match(client)
+    tricks = "\n".join(" ".join(t["cards"]) for t in hand["tricks"])
+    breach = record(client, token, "live", {"dealer": "Bruno", "tricks": tricks, "dealer_ok": "Bruno"})
+    page = breach.get_data(as_text=True)
+    assert breach.status_code == 200 and 'id="save-anyway"' in page and "by the rotation" not in text(breach)
+    assert 'id="dealer_ok" name="dealer_ok" type="hidden" value="Bruno"' in page
+    saved = record(client, token, "live", {"dealer": "Bruno", "tricks": tricks, "dealer_ok": "Bruno",
+                                           "save_anyway": "1"})
+    assert saved.status_code == 302
+
+
+def test_the_live_page_asks_on_the_phone_about_a_dealer_out_of_turn(client: FlaskClient) -> None:
+    """live.js asks before it sends (offline too, where the server cannot): it is told the rotation's dealer
+    and the question, and the server saves what it sends as judged."""
+    hand = fixture("classic-valid-1")
+    token = start_match(client)
+    page, _fields = open_form(client, f"/m/{token}/hands/new/live")
+    config = json.loads(html.unescape(re.search(r"data-config='([^']*)'", page).group(1)))  # type: ignore[union-attr]
+    texts = json.loads(html.unescape(re.search(r"data-texts='([^']*)'", page).group(1)))  # type: ignore[union-attr]
+    assert config["dealer"] == config["rotation"] == "Anna"
+    assert texts["out_of_turn"] == "%(rotation)s deals this hand by the rotation: save with %(dealer)s?"
+    csrf = csrf_of(client, token)
+    body = {"dealer": "Bruno", "tricks": [t["cards"] for t in hand["tricks"]], "expected_count": "0"}
+    assert save_live(client, f"/m/{token}/hands/new/live", csrf, body).get_json()["saved"] is True
 
 
 @pytest.mark.parametrize(("typed", "stored", "last"), [
     ("19½", "39/2", "117/2"),
     ("19 1/2", "39/2", "117/2"),
     ("58/3", "58/3", "176/3"),
-    ("19,5", "39/2", "117/2"),
+    ("19,0", 19, 59),
     ("19 1/3", "58/3", "176/3"),
 ])
-def test_points_as_fractions_four_players(client: FlaskClient, typed: str, stored: str, last: str) -> None:
+def test_points_as_fractions_four_players(client: FlaskClient, typed: str, stored: str | int, last: str | int) -> None:
     names = ("Anna", "Bruno", "Carla", "Dario")
     token = start_match(client, names, preset="four")
     response = record(client, token, "points",
@@ -106,6 +159,46 @@ def test_points_as_fractions_four_players(client: FlaskClient, typed: str, store
     assert response.status_code == 302, text(response)
     points = export(client, token)["hands"][0]["points"]
     assert points["Anna"] == stored and points["Dario"] == last
+
+
+@pytest.mark.parametrize(("typed", "hint"), [
+    ("25,33", "“25,33” is a decimal: points come in thirds: write 25 1/3."),
+    ("25.33", "“25.33” is a decimal: points come in thirds: write 25 1/3."),
+    ("25,67", "“25,67” is a decimal: points come in thirds: write 25 2/3."),
+    ("0,3", "“0,3” is a decimal: points come in thirds: write 1/3."),
+])
+def test_decimal_points_are_refused_with_the_third(client: FlaskClient, typed: str, hint: str) -> None:
+    """Counted points are whole or thirds: "25,33" was stored as 2533/100. Refused, the third named,
+    what was typed kept."""
+    token = start_match(client)
+    response = record(client, token, "points", points_data({"Anna": typed, "Bruno": 22}, PLAYERS, "Anna"))
+    assert response.status_code == 400
+    assert f"Anna: {hint}" in text(response)
+    assert f'value="{typed}"' in response.get_data(as_text=True)
+    assert export(client, token)["hands"] == []
+    client.get("/?lang=it")
+    italian = text(record(client, token, "points", points_data({"Anna": "25,33", "Bruno": 22}, PLAYERS, "Anna")))
+    assert "i punti vanno a terzi: scrivi 25 1/3" in italian
+
+
+def test_decimal_points_are_refused_by_the_api_and_in_files(client: FlaskClient) -> None:
+    """The same refusal on every way in: the JSON interface and an imported match file."""
+    token = start_match(client)
+    response = client.post(f"/m/{token}/hands.json",
+                           json={"dealer": "Anna", "points": {"Anna": "25,33", "Bruno": 22, "Carla": "30.67"}})
+    assert response.status_code == 400
+    assert response.get_json()["message"] == \
+        'points.Anna: "25,33" is a decimal: points come in whole numbers or thirds; write "76/3"'
+    data = export(client, token)
+    data["hands"] = [{"dealer": "Anna", "points": {"Anna": 25.33, "Bruno": 22, "Carla": "92/3"}}]
+    from io import BytesIO
+
+    imported = client.post("/import", data={"file": (BytesIO(json.dumps(data).encode()), "m.json"),
+                                            "csrf_token": csrf_token(client.get("/import").get_data(as_text=True))},
+                           content_type="multipart/form-data")
+    assert imported.status_code == 400
+    assert "25.33 is a decimal: points come in whole numbers or thirds; write" in text(imported)
+    assert export(client, token)["hands"] == []
 
 
 def test_points_all_typed_must_add_up(client: FlaskClient) -> None:
@@ -134,7 +227,7 @@ def test_piccolo_deck_total_is_66(client: FlaskClient) -> None:
 
 def test_captured_piles_with_the_rest_to_the_last_player(client: FlaskClient) -> None:
     hand = fixture("classic-captured")
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     piles = hand["captured"]
     data = {"dealer": "Bruno", "cards_0": " ".join(piles["Anna"]), "cards_1": ", ".join(piles["Bruno"]),
             "cards_2": "", "rest": "2"}
@@ -149,7 +242,7 @@ def test_captured_piles_with_the_rest_to_the_last_player(client: FlaskClient) ->
 def test_captured_rest_can_go_to_any_player_and_cards_can_be_aliases(client: FlaskClient) -> None:
     hand = fixture("classic-captured")
     piles = hand["captured"]
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     anna = ["Bagatto" if c == "T1" else "Fool" if c == "M" else c for c in piles["Anna"]]
     data = {"dealer": "Bruno", "cards_0": " ".join(anna), "cards_1": "", "cards_2": " ".join(piles["Carla"]),
             "rest": "1"}
@@ -193,7 +286,7 @@ def test_captured_impossible_pile_sizes_are_refused(client: FlaskClient) -> None
 
 def test_honours_with_sizes(client: FlaskClient) -> None:
     hand = fixture("classic-honours")
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     honours, sizes = hand["honours"], hand["sizes"]
     data = {"dealer": "Bruno", "cards_0": " ".join(honours["Anna"]), "cards_1": " ".join(honours["Bruno"]),
             "cards_2": "", "rest": "2", "size_0": str(sizes["Anna"]), "size_1": str(sizes["Bruno"]), "size_2": ""}
@@ -218,8 +311,9 @@ def test_honours_with_a_pip_card_is_read_as_one_of_the_piles_cards(client: Flask
     token = start_match(client)
     honours, sizes = hand["honours"], hand["sizes"]
     response = record(client, token, "honours", {
-        "dealer": "Bruno", "cards_0": " ".join([*honours["Anna"], "5C"]), "cards_1": " ".join(honours["Bruno"]),
-        "rest": "2", "size_0": str(sizes["Anna"]), "size_1": str(sizes["Bruno"])})
+        "dealer": "Bruno", "dealer_ok": "Bruno", "cards_0": " ".join([*honours["Anna"], "5C"]),
+        "cards_1": " ".join(honours["Bruno"]), "rest": "2", "size_0": str(sizes["Anna"]),
+        "size_1": str(sizes["Bruno"])})
     assert response.status_code == 302, text(response)
     assert _stored_scores(client, token, 1) == _scores("classic-honours")
 
@@ -339,7 +433,7 @@ def test_live_save_with_a_breach_needs_save_anyway(client: FlaskClient) -> None:
 
 def test_live_without_javascript_posts_the_tricks_as_text(client: FlaskClient) -> None:
     hand = fixture("classic-valid-1")
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     tricks = "\n".join(f"{i}. " + " ".join(t["cards"]) for i, t in enumerate(hand["tricks"], 1))
     response = record(client, token, "live", {"dealer": hand["dealer"], "tricks": tricks})
     assert response.status_code == 302, text(response)
@@ -349,7 +443,7 @@ def test_live_without_javascript_posts_the_tricks_as_text(client: FlaskClient) -
 
 def test_live_form_breach_without_javascript_asks_to_save_anyway(client: FlaskClient) -> None:
     hand = fixture("classic-breach")
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     tricks = "\n".join(" ".join(t["cards"]) for t in hand["tricks"])
     response = record(client, token, "live", {"dealer": "Bruno", "tricks": tricks})
     assert response.status_code == 200
@@ -449,6 +543,9 @@ def test_two_phones_saving_the_same_hand_conflict(client: FlaskClient) -> None:
     assert 'value="40"' in page and 'value="20"' in page  # the entry is kept
     assert re.search(r'id="expected_count" name="expected_count" type="hidden" value="1"', page)
     assert "Save hand 2" in page
+    # hand 2 is Bruno's to deal by the rotation: pre-filled so, not Anna (hand 1's dealer, as entered)
+    assert re.search(r'id="dealer-1" value="Bruno" checked data-rotation>', page)
+    assert 'id="dealer-0" value="Anna" checked' not in page
     assert len(export(client, token)["hands"]) == 1
     # it really was another hand: save it as the next one
     again = client.post(f"/m/{token}/hands/new/points",
@@ -470,6 +567,7 @@ def test_live_conflict_answers_409_with_what_was_saved(client: FlaskClient) -> N
     assert answer["conflict"]["number"] == 1 and answer["conflict"]["dealer"] == "Anna"
     assert answer["conflict"]["scores"] == [["Anna", "5"], ["Bruno", "-4"], ["Carla", "-1"]]
     assert answer["expected_count"] == "1"
+    assert answer["dealer"] == "Bruno"  # hand 2 by the rotation: live.js takes it as the dealer
     response = save_live(client, f"/m/{token}/hands/new/live", csrf, {**body, "expected_count": "1"})
     assert response.get_json()["saved"] is True
 
@@ -553,12 +651,12 @@ def test_edit_reopens_points_prefilled_and_saves_a_revision(client: FlaskClient)
 
 
 def test_edit_reopens_captured_and_live_hands_in_their_form(client: FlaskClient) -> None:
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     piles = fixture("classic-captured")["captured"]
     record(client, token, "cards", {"dealer": "Bruno", "cards_0": " ".join(piles["Anna"]),
                                     "cards_1": " ".join(piles["Bruno"]), "rest": "2"})
     hand = fixture("classic-valid-1")
-    record(client, token, "live", {"dealer": hand["dealer"],
+    record(client, token, "live", {"dealer": hand["dealer"], "dealer_ok": hand["dealer"],  # Bruno again
                                    "tricks": "\n".join(" ".join(t["cards"]) for t in hand["tricks"])})
     cards_key, live_key = hand_keys(client, token)
     page, _ = open_form(client, f"/m/{token}/hands/{cards_key}/edit")
@@ -618,7 +716,7 @@ def test_hand_page_of_points_and_honours(client: FlaskClient) -> None:
 
 
 def test_pages_stay_small(client: FlaskClient, app: Any) -> None:
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     record(client, token, "live", {"dealer": "Bruno", "save_anyway": "1", "tricks": "\n".join(
         " ".join(t["cards"]) for t in fixture("classic-breach")["tricks"])})
     (key,) = hand_keys(client, token)
@@ -687,7 +785,7 @@ def test_live_four_players(client: FlaskClient) -> None:
     names = ("Anna", "Bruno", "Carla", "Dario")
     hand = fixture("four-valid-1")
     assert tuple(hand["players"]) == names
-    token = start_match(client, names, preset="four")
+    token = start_match(client, names, preset="four", first_dealer="2")  # Bruno, as in the fixture
     csrf = csrf_of(client, token)
     tricks = [t["cards"] for t in hand["tricks"]]
     state = check(client, token, csrf, hand["dealer"], tricks[:1] + [tricks[1][:2]]).get_json()
@@ -708,7 +806,7 @@ def test_live_four_players(client: FlaskClient) -> None:
 
 def test_edit_reopens_honours_prefilled(client: FlaskClient) -> None:
     hand = fixture("classic-honours")
-    token = start_match(client)
+    token = start_match(client, first_dealer="2")  # Bruno deals first, as in the fixture
     record(client, token, "honours", {"dealer": "Bruno", "cards_0": " ".join(hand["honours"]["Anna"]),
                                       "cards_1": " ".join(hand["honours"]["Bruno"]), "rest": "2",
                                       "size_0": "21", "size_1": "22"})

@@ -223,18 +223,27 @@ def test_only_json_from_the_clubs_edit_link(client: FlaskClient) -> None:
     assert client.get("/n/" + "B" * 24 + "/state.json").status_code == 404
 
 
-def test_seven_players_seat_a_table_of_four_playing_the_four_deal(app: Flask, client: FlaskClient) -> None:
+def test_seven_players_seat_a_table_of_four_playing_the_nights_rules_with_the_four_deal(
+        app: Flask, client: FlaskClient) -> None:
+    """RULES.md: a table playing the classic rules with four players uses {"preset": "classic", "deal": "four"},
+    not the rule sheet's four-player preset (top trump XXI, overtrumping, the Fool captured)."""
     club, _ = new_club(client)
     edit, _ = new_night(client, club, players=NINE[:7], hands_per_round=2)
     tables = night(client, edit)["rounds"][0]["tables"]
     assert sorted(len(t["players"]) for t in tables) == [3, 4]
     from scorer.storage import store
 
+    four = {"preset": "classic", "deal": "four"}
     with app.app_context():
         for t in tables:
             match, _ = store.find_match(get_db(), token_of(t["match_url"]))
-            assert match.settings["ruleset"] == ("four" if len(t["players"]) == 4 else "classic")
+            assert match.settings["ruleset"] == (four if len(t["players"]) == 4 else "classic")
             assert match.settings["end"] == {"hands": 2}
+    table = next(t for t in tables if len(t["players"]) == 4)
+    exported = client.get(f"/m/{token_of(table['match_url'])}/export.json").get_json()
+    assert exported["ruleset"] == four
+    page = html.unescape(re.sub(r"\s+", " ", client.get(f"/n/{edit}/").get_data(as_text=True)))
+    assert "Rules: classic — Deal: four players: 19 cards each, a 2-card talon" in page
     for t in tables:
         play_table(client, t, hands=2)
     assert all(t["done"] for t in night(client, edit)["rounds"][0]["tables"])
@@ -502,3 +511,24 @@ def test_the_examples_of_docs_night_md_hold(client: FlaskClient) -> None:
     assert set(data["rounds"][0]["tables"][0]) == set(documented["rounds"][0]["tables"][0])
     assert set(data["ranking"][0]) == set(documented["ranking"][0])
     assert data["hands_per_round"] == example["hands_per_round"] == 3
+
+
+def test_the_table_cards_print_four_to_a_page_with_lines_to_cut(client: FlaskClient) -> None:
+    """Five tables (fifteen present) on two A4 pages, not five half-empty ones: each card whole on one page,
+    its number, seats and QR code, dashed lines between the cards."""
+    fifteen = [*NINE, "Lia", "Mara", "Nino", "Olga", "Pino", "Rita"]
+    club, _ = new_club(client, fifteen)
+    edit, _ = new_night(client, club, players=fifteen, rounds=1)
+    tables = night(client, edit)["rounds"][0]["tables"]
+    assert len(tables) == 5
+    cards = client.get(f"/n/{edit}/cards.pdf")
+    assert cards.status_code == 200 and cards.mimetype == "application/pdf"
+    pages = pdf_text(cards.data).split("\f")[:-1]
+    assert len(pages) == 2
+    for table in tables:
+        page = next(p for p in pages if f"Tavolo {table['number']}" in p)
+        assert all(name in page for name in table["players"])
+    assert [sum(f"Tavolo {t['number']}" in p for t in tables) for p in pages] == [4, 1]
+    dashes = subprocess.run(["pdftocairo", "-svg", "-f", "1", "-l", "1", "-", "-"], input=cards.data,
+                            capture_output=True, check=True).stdout.decode()
+    assert "stroke-dasharray" in dashes  # the cut lines

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask.testing import FlaskClient
 
+from scorer.web.filters import SEAT_LABEL_LETTERS, seat_labels
 from tests.webutil import start_match
 
 
@@ -73,3 +75,19 @@ def test_the_suit_marks_come_only_with_pages_that_draw_cards(client: FlaskClient
     for path in ("", "hands/new/points", "share"):
         page = client.get(f"/m/{token}/{path}").get_data(as_text=True)
         assert 'class="sprite"' not in page and "<use href" not in page, path
+
+
+@pytest.mark.parametrize(("players", "labels"), [
+    (["Anna", "Bruno", "Carla"], ["Anna", "Bruno", "Carla"]),
+    (["Giulia Ferrari", "Massimiliano", "Gianni"], ["Giulia", "Massimi.", "Gianni"]),
+    (["Giulia Ferrari", "Massimiliano", "Gianni", "Annamaria Lo"], ["Giulia", "Massi.", "Gianni", "Annam."]),
+    (["Giulia Ferrari", "Giulia Bianchi", "Gianni"], ["GF", "GB", "Gianni"]),
+    (["Ugo Neri", "Ugo Rossi", "Anna"], ["Ugo Neri", "Ugo R.", "Anna"]),
+    (["Bartolomeo", "Bartolomea", "Ugo", "Eva"], ["Barto.", "B", "Ugo", "Eva"]),
+])
+def test_a_column_heading_fits_a_phone_and_names_one_player(players: list[str], labels: list[str]) -> None:
+    """A heading holds at most 8 letters at three players, 6 at four; never two alike (any case)."""
+    got = seat_labels(players)
+    assert got == labels
+    assert all(len(label) <= SEAT_LABEL_LETTERS[len(players)] for label in got)
+    assert len({label.casefold() for label in got}) == len(players)

@@ -76,6 +76,11 @@ CLUB_PART_HANDS = 10000
 """Hands in one part of a club's file: a part is stored at 0.1 to 0.3 ms a hand, in steps, so adding the
 largest part takes a few seconds (the other writers wait one step)."""
 
+MAX_REVIEW_POSITIONS = 30_000_000
+"""Positions one hand review may search (docs/REVIEW.md): some two minutes of CPU time. The last 8 tricks
+of a three-player hand take 10^5 to 10^6; a review asked from an early trick is refused with the advice
+to start it later, instead of running for hours."""
+
 TEXT_LIMITS = {"title": MAX_TITLE, "place": MAX_PLACE, "notes": MAX_NOTES, "date": MAX_SHORT_TEXT,
                "recorded_at": MAX_SHORT_TEXT}
 """The text fields of the file formats and their limits, by field name."""

@@ -134,6 +134,7 @@ READ_TEMPLATES: dict[str, str] = {
     "sizes.missing": N_("missing: honours go with the number of cards in each pile"),
     "sizes.not_whole": N_("must be a whole number of cards, not %(value)s"),
     "points.not_a_number": N_('%(value)s is not a number of points (use e.g. 31 or "58/3")'),
+    "points.decimal": N_("%(value)s is a decimal: points come in whole numbers or thirds; write %(third)s"),
     "points.negative": N_("%(value)s is negative; counted points are never below zero"),
     "field.not_text": N_("must be text, not %(kind)s"),
     "text.control": N_("holds a control character (%(char)s), a tab or a line break: this text is one line of "
@@ -185,6 +186,13 @@ READ_TEMPLATES: dict[str, str] = {
     "limit.tables": N_("%(count)s tables; a session file holds at most %(limit)s: split it by rounds"),
     "limit.roster": N_("%(count)s players; a club's roster holds at most %(limit)s: merge the entries that are "
                        "one person"),
+    # the hand review (docs/REVIEW.md)
+    # TRANSLATORS: tricks is a field of the file, %(found)s a record's form (captured, honours, points): keep them.
+    "analysis.form": N_("a review needs the full trick record (tricks), not %(found)s"),
+    # TRANSLATORS: %(code)s is an error's code, as written in results: keep it.
+    "analysis.errors": N_("the record has errors (the first: %(code)s); a hand is reviewed only once it can be "
+                          "scored"),
+    "analysis.trick": N_("%(value)s is not a trick of the hand: a %(preset)s hand has tricks 1 to %(count)s"),
     # a club's file in parts (docs/CLUB.md)
     "part.form": N_('write it as {"file": ..., "number": N, "of": M, "first_match": K}, as the app wrote it: '
                     'whole numbers from 1, part 1 beginning with match 1'),

@@ -8,6 +8,7 @@ Card points and scores are ``Fraction``s: a pile of n cards is worth its values 
 from __future__ import annotations
 
 import json
+import math
 import re
 from fractions import Fraction
 
@@ -15,6 +16,8 @@ from .errors import ReadError
 
 _POINTS_TEXT = re.compile(r"[+-]?[0-9]{1,12}(?:/[0-9]{1,12})?")
 """An integer or a fraction, as RECORD.md has them; no decimals or exponents (1e999999999)."""
+_DECIMAL_TEXT = re.compile(r"[0-9]{1,12}[.,][0-9]{1,12}")
+"""A decimal as a phone or a spreadsheet writes it ("25.33", "25,33"): never points, but worth a hint."""
 
 
 def points_text(text: str) -> Fraction:
@@ -35,6 +38,11 @@ def parse_points(value: object, where: str) -> Fraction:
     A JSON number with a fraction part or an exponent (``26.0``) and a decimal string
     (``"19.5"``) are read errors: points come in whole numbers or thirds, never decimals.
     """
+    if isinstance(value, float) and math.isfinite(value) or isinstance(value, str) and _DECIMAL_TEXT.fullmatch(
+            value.strip()):
+        decimal = Fraction(str(value).strip().replace(",", "."))
+        raise ReadError.of("points.decimal", where, value=json.dumps(value),
+                           third=json.dumps(fraction_json(nearest_third(decimal))))
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise ReadError.of("points.not_a_number", where, value=json.dumps(value))
     try:
@@ -44,6 +52,13 @@ def parse_points(value: object, where: str) -> Fraction:
     if points < 0:
         raise ReadError.of("points.negative", where, value=str(value))
     return points
+
+
+def nearest_third(value: Fraction) -> Fraction:
+    """The third nearest a number: what "25,33" or "25.33" meant (76/3). Counted points are whole or
+    thirds (a pile is its values less 2/3 a card), so a decimal is a rounded third: never stored as it
+    is (2533/100), only named in the hint of the error that refuses it."""
+    return Fraction(round(value * 3), 3)
 
 
 def fraction_json(value: Fraction) -> int | str:

@@ -257,6 +257,13 @@ def ruleset_spec(ruleset: Ruleset) -> str | dict[str, Any]:
     return {"preset": ruleset.preset, **changed}
 
 
+def dealt(spec: object, deal: Deal) -> str | dict[str, Any]:
+    """The rules a record names, played with another deal, as the shortest JSON value: a night's
+    classic rules at a table of four are ``{"preset": "classic", "deal": "four"}`` (RULES.md, Deals),
+    not the rule sheet's four-player preset."""
+    return ruleset_spec(replace(find_ruleset(spec), deal=deal))
+
+
 def _differs(a: object, b: object) -> bool:
     """Switch values differ (``True`` is not ``"bagatto_or_fool"``, nor 1)."""
     return type(a) is not type(b) or a != b

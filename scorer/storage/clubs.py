@@ -377,6 +377,14 @@ def count_matches(db: sqlite_utils.Database, club_id: int) -> int:
     return int(db.execute("SELECT COUNT(*) FROM club_matches WHERE club_id = ?", [club_id]).fetchone()[0])
 
 
+def matches_on(db: sqlite_utils.Database, club_id: int, day: str) -> int:
+    """How many of the club's matches are dated ``day`` (a night's tables too): the next match of the day
+    sits at the table after them."""
+    return int(db.execute("SELECT COUNT(*) FROM club_matches c JOIN matches m ON m.id = c.match_id "
+                          "WHERE c.club_id = ? AND json_extract(m.settings, '$.date') = ?",
+                          [club_id, day]).fetchone()[0])
+
+
 def _room_for_match(db: sqlite_utils.Database, club_id: int) -> None:
     """ReadError when the club holds :data:`MAX_CLUB_MATCHES` matches already."""
     count = count_matches(db, club_id)

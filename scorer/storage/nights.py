@@ -33,6 +33,7 @@ from ..engine import seating
 from ..engine.clubs import MatchSummary
 from ..engine.night_files import NightSpec
 from ..engine.records import MATCH_FORMAT, parse_match
+from ..engine.rulesets import dealt
 from . import clubs as club_store
 from . import store
 from .db import token_key
@@ -284,7 +285,8 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
     for table in drawn.tables:
         players = list(table.players)
         data = {"format": MATCH_FORMAT, **base, "title": title_for(night.title, number, table.number),
-                "date": night.date, "ruleset": "four" if len(players) == 4 else (ruleset or "classic"),
+                "date": night.date,
+                "ruleset": dealt(ruleset, "four") if table.deal == "four" else (ruleset or "classic"),
                 "end": {"hands": night.hands_for(len(players))}, "players": players,
                 "first_dealer": players[0], "hands": []}
         row = club_store.add_record(db, club.id, parse_match(data), players, names)

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import force_locale, ngettext
+from flask_babel import force_locale, format_date, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
@@ -30,7 +30,7 @@ from ..engine import club_files
 from ..engine import clubs as stats
 from ..engine.cardnames import LANGUAGE_NAMES
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER
+from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
 from ..engine.rulesets import PRESETS, find_ruleset
 from ..engine.settlement import Transfer, settle
@@ -73,7 +73,7 @@ from .labels import (
     message_text,
 )
 from .lookalikes import warn_look_alikes
-from .roster import pick_players, roster_lines, roster_problems, ticked_players
+from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
 
 bp = Blueprint("clubs", __name__)
 
@@ -397,9 +397,18 @@ def settings(token: str) -> Any:
 
 
 def _match_data(club: club_store.ClubRow, names: list[str], first_dealer: str) -> dict[str, Any]:
-    today = datetime.now(UTC).date().isoformat()
-    return {"format": MATCH_FORMAT, "title": club.name, "date": today, **club.settings,
+    today = datetime.now(UTC).date()
+    title = _match_title(club, today, club_store.matches_on(get_db(), club.id, today.isoformat()) + 1)
+    return {"format": MATCH_FORMAT, "title": title, "date": today.isoformat(), **club.settings,
             "players": names, "first_dealer": first_dealer, "hands": []}
+
+
+def _match_title(club: club_store.ClubRow, day: date, table: int) -> str:
+    """A club match's title: the club, the day and the table, in the club's language ("Circolo del Tarocco,
+    6 dic 2026, tavolo 2"): the club's list of matches tells them apart, where the club's name alone did not."""
+    with force_locale(club.settings.get("language") or current_language()):
+        title = _("%(club)s, %(date)s, table %(n)s", club=club.name, date=format_date(day, "medium"), n=table)
+    return title[:MAX_TITLE]
 
 
 @bp.route("/c/<token>/start", methods=["GET", "POST"])
@@ -410,8 +419,10 @@ def start_match(token: str) -> Any:
     ruleset = find_ruleset(club.settings.get("ruleset"))
     form = PickForm()
     problem = None
-    ticked = ticked_players()
-    if form.validate_on_submit():
+    ticked = seat_order(ticked_players())
+    first = request.form.get("first_dealer", "draw")
+    seating = "up" in request.form or "seats" in request.form  # a page without scripts sets the seats first
+    if not seating and form.validate_on_submit():
         try:
             names, problems = pick_players(db, club.id, ticked, form.new.data or "")
         except store.NotFound:
@@ -420,18 +431,24 @@ def start_match(token: str) -> Any:
         if problem is None and not problems and len(names) != ruleset.players:
             problem = _("Pick %(n)s players: %(k)s picked.", n=ruleset.players, k=len(names))
         if problem is None and not problems:
+            chosen = [names[ticked.index(int(first))]] if first.isdecimal() and int(first) in ticked else []
             try:
-                record = parse_match(_match_data(club, names, secrets.choice(names)))
+                record = parse_match(_match_data(club, names, chosen[0] if chosen else secrets.choice(names)))
                 row = club_store.add_record(db, club.id, record, names)  # its own write, in turn with the others
             except ScartoError as exc:
                 problem = message_text(exc)
             else:
-                flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
+                if not chosen:
+                    flash(_("The app drew %(name)s to deal first.", name=record.first_dealer))
                 warn_look_alikes([p.name for p in club_store.roster(db, club.id)], new=names)
                 return remember(redirect(url_for("matches.match_page", token=row.edit_token)), row.edit_token)
-    status = 400 if request.method == "POST" else 200
+    status = 400 if request.method == "POST" and not seating else 200
+    players = club_store.recent_players(db, club.id)
+    by_id = {p.id: p for p in players}
+    seated = [by_id[pid] for pid in ticked if pid in by_id]
     return render_template("club_start.html", club=club, token=token, form=form, problem=problem,
-                           players=club_store.recent_players(db, club.id), ticked=set(ticked),
+                           players=players, ticked=set(ticked), first=first,
+                           seats=seated, seated=[p.id for p in seated],
                            tables=club_store.recent_tables(db, club.id), ruleset=ruleset), status
 
 

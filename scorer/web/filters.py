@@ -23,6 +23,7 @@ from ..engine.cards import CODES, SUIT, TRUMP
 from ..engine.messages import N_
 from ..engine.numbers import fraction_text
 from ..engine.records import HandRecord
+from ..engine.rulesets import find_ruleset
 from ..engine.validation import Problem
 from ..sheets import cardfaces
 from .context import poll_attr
@@ -66,6 +67,7 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "problem_text": _problem_text,
         "win_reason": win_reason,
         "switch_rows": switch_rows,
+        "ruleset_of": find_ruleset,
         "preset_descriptions": PRESET_DESCRIPTIONS,
         "settle_labels": SETTLE_LABELS,
         "problem_labels": PROBLEM_LABELS,
@@ -75,8 +77,35 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "sync_texts": sync_texts,
         "poll_attr": poll_attr,
         "messages_here": messages_here,
+        "seat_labels": seat_labels,
     })
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
+
+
+SEAT_LABEL_LETTERS = {3: 8, 4: 6}
+"""The letters a player's column heading holds at a table of three or four: what a 320 px phone fits
+above each player's scores, in bold."""
+
+
+def seat_labels(players: tuple[str, ...] | list[str]) -> list[str]:
+    """Each player's column heading in a narrow table: the name when it fits, else its first word ("Ugo
+    R." when two share it), the first word's first letters with a full stop ("Massimi."), or initials;
+    never two alike. The page gives the whole name beside it (a title, a legend): a name broken letter by
+    letter reads as two names."""
+    letters = SEAT_LABEL_LETTERS.get(len(players), 6)
+    firsts = [name.split()[0].casefold() for name in players]
+    labels: list[str] = []
+    for seat, name in enumerate(players):
+        words = name.split()
+        first, shared = words[0], firsts.count(words[0].casefold()) > 1
+        initials = "".join(w[0] for w in words)[:letters]
+        choices = [name, *([] if shared else [first])]
+        if len(words) > 1:
+            choices.append(f"{first} {words[-1][0]}.")
+        choices += [*([] if shared else [first[:letters - 1] + "."]), initials]
+        fitting = [c for c in choices if len(c) <= letters and c.casefold() not in map(str.casefold, labels)]
+        labels.append(fitting[0] if fitting else f"{initials[:letters - 1]}{seat + 1}")
+    return labels
 
 
 def megabytes(size: int) -> str:

@@ -21,7 +21,7 @@ from wtforms.validators import Optional
 from ..engine.cardnames import aliases
 from ..engine.cards import CODES, split_cards
 from ..engine.limits import MAX_CARDS, MAX_NOTES, MAX_TRICKS, MAX_TRICKS_TEXT
-from ..engine.numbers import fraction_json, fraction_text
+from ..engine.numbers import fraction_json, fraction_text, nearest_third
 from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
 from .forms import Form, Longest, Readable, TextBox
@@ -51,7 +51,8 @@ _DECIMAL = re.compile(r"\d{1,6}(?:\.\d{1,6})?")
 
 
 def parse_points_text(text: str) -> Fraction:
-    """Points as typed: 31, 19½, 19 1/2, 58/3, 19.5 or 19,5; ValueError with a message otherwise."""
+    """Points as typed: 31, 19½, 19 1/2, 58/3, 25,0; ValueError with a message otherwise (a decimal
+    such as 25,33 with the third it stands for)."""
     s = text.strip().replace(",", ".")
     if s[:1] in ("-", "−"):
         raise ValueError(_("%(value)s is negative: counted points are never below zero.", value=text.strip()))
@@ -68,8 +69,18 @@ def parse_points_text(text: str) -> Fraction:
             raise ValueError(_("%(value)s divides by zero.", value=text.strip()))
         return Fraction(num, den)
     if _DECIMAL.fullmatch(s):
-        return Fraction(s)
+        return _whole_decimal(Fraction(s), text.strip())
     raise ValueError(_("“%(value)s” is not a number of points: write e.g. 31, 19½ or 58/3.", value=text.strip()))
+
+
+def _whole_decimal(value: Fraction, typed: str) -> Fraction:
+    """A decimal read as points only when it is whole ("25,0"): "25,33" is a third rounded, and stored
+    as it is it would be 2533/100 points. The hint names the third, as it is typed (25 1/3)."""
+    if value.denominator == 1:
+        return value
+    whole, thirds = divmod(int(nearest_third(value) * 3), 3)
+    third = f"{whole} {thirds}/3" if whole and thirds else f"{thirds}/3" if thirds else str(whole)
+    raise ValueError(_("“%(value)s” is a decimal: points come in thirds: write %(third)s.", value=typed, third=third))
 
 
 def parse_count_text(text: str) -> int:
@@ -157,6 +168,8 @@ class HandForm(Form):
     expected_count = HiddenField()
     version = HiddenField()
     save_anyway = HiddenField()
+    dealer_ok = HiddenField()
+    """The dealer the table confirmed although the rotation names another: asked once, not again."""
     entry_key = HiddenField()
     """The phone's idempotency key for this entry (set by offline.js): a retry is not stored twice."""
     ultimo = RadioField(_l("Last trick won with the Bagatto by"), choices=[], validate_choice=False, default="")

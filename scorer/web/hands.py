@@ -76,6 +76,10 @@ class Outcome:
     field: str | None = None
     confirm: bool = False
     conflict: Saved | None = None
+    rotation: str | None = None
+    """The dealer by the rotation, when the one tapped is another: the table is asked before saving."""
+    next_dealer: str | None = None
+    """After another phone saved a hand: who deals the hand this one becomes, by the rotation."""
 
 
 # --- pages --------------------------------------------------------------------------
@@ -235,6 +239,8 @@ def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
         messages = [f"{field.label.text}: {e}" if field.label.text else str(e)
                     for field in form if field.errors for e in field.errors]
         return Outcome(400, messages or [_("The form could not be read: reload the page.")]), None, None
+    if hand is None and request.form.get("dealer_by_rotation"):  # "Save with Anna", the rotation's dealer
+        form.dealer.data = view.table.next_dealer
     try:
         if hand is None and form.int_field("expected_count") is None:
             raise EntryError("expected_count", _("The form was damaged in transit: reload the page and enter the "
@@ -257,10 +263,27 @@ def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
     if result.has_errors:
         return Outcome(400, [_("This hand cannot be saved: fix what is listed below.")], result.problems), None, None
     canonical = _with_leaders(hand_to_dict(record, in_match=True), result)  # ...written once (by _save)
+    rotation = _out_of_turn(view, form, hand, record.dealer)
+    if rotation is not None:
+        return Outcome(200, [_(OUT_OF_TURN, rotation=rotation, dealer=record.dealer)], rotation=rotation), None, None
     if result.problems and not form.wants_save_anyway():
         return Outcome(200, [_("The rules were broken in this hand. The table decides: save it marked, or "
                                "correct it.")], result.problems, confirm=True), None, None
     return None, canonical, result
+
+
+def _out_of_turn(view: MatchPage, form: HandForm, hand: store.HandRow | None, dealer: str) -> str | None:
+    """The rotation's dealer, when a new hand names another and the table has not confirmed that one yet
+    (a tap on the wrong name would pass the deal on wrongly for the rest of the match). Not when the
+    phone saw fewer hands than are stored: that hand is told first, as a conflict, with its own dealer.
+    Asked of pages: the phone's scripts ask themselves (live.js, which sends JSON; cards.js, which says so
+    in ``dealer_ok``), offline too, against the hands waiting on the phone."""
+    rotation = view.table.next_dealer
+    if hand is not None or request.is_json or dealer == rotation or rotation not in view.record.players:
+        return None
+    if (form.dealer_ok.data or "") == dealer or form.int_field("expected_count") != view.count:
+        return None
+    return rotation
 
 
 def _with_leaders(data: dict[str, Any], result: HandResult) -> dict[str, Any]:
@@ -317,8 +340,14 @@ def _conflict(view: MatchPage, form: HandForm, hand: store.HandRow | None, exc: 
     """Somebody saved first: say what is stored now and let this phone save its entry after all."""
     count = store.count_hands(get_db(), view.row.id)
     saved = _saved(exc.current) if exc.current is not None else None
+    next_dealer = None
     if hand is None:
         form.expected_count.data = str(count)
+        # the hand this one becomes is dealt by the next in the rotation, not by whoever dealt the one saved
+        fresh = match_page_view(view.token, edit=True, lines=0, loaded=(view.row, True))
+        next_dealer = fresh.table.next_dealer
+        form.dealer.data = next_dealer
+        form.dealer_ok.data = ""
         text = _("Another phone saved a hand while you were entering this one. If yours is a different hand, "
                  "save it now as hand %(n)s; if it is the same hand, it is already recorded: leave this page.",
                  n=count + 1)
@@ -327,7 +356,7 @@ def _conflict(view: MatchPage, form: HandForm, hand: store.HandRow | None, exc: 
             form.version.data = str(exc.current.version)
         text = _("This hand was changed from another phone while you were editing it. Save again to replace "
                  "it with your version, or leave this page to keep what is saved.")
-    return Outcome(409, [text], conflict=saved)
+    return Outcome(409, [text], conflict=saved, next_dealer=next_dealer)
 
 
 def _refused(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome) -> Any:
@@ -339,6 +368,8 @@ def _refused(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcom
             body["expected_count"] = form.expected_count.data
             body["version"] = form.version.data
             body["entry_key"] = form.entry_key.data
+            if outcome.next_dealer is not None:
+                body["dealer"] = outcome.next_dealer
         return body, outcome.status
     return _page(view, form, hand, outcome)
 
@@ -377,24 +408,28 @@ def _problem_short(problem: Problem) -> str:
 
 
 def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None, *,
-          number: str | None = None) -> Any:
+          number: str | None = None, kept: bool = False) -> Any:
     """The entry page for the form (with what went wrong, if anything); ``number``: the hand's number as
-    the page shows it, when the caller puts it in."""
+    the page shows it, when the caller puts it in; ``kept``: the page is kept for every next hand, the
+    rotation's dealer put in when it is sent (``_fill_in``)."""
     rules = view.record.ruleset
     if number is None and hand is None:
         seen = (form.expected_count.data or "").strip()
         number = str((int(seen) if seen.isdecimal() and len(seen) < 6 else view.count) + 1)
     elif number is None and hand is not None:
         number = str(view.number_of(hand.key) or 0)
+    rotation = None if hand is not None or kept else (outcome.next_dealer if outcome and outcome.next_dealer
+                                                       else view.table.next_dealer)
     context: dict[str, Any] = {
         "view": view, "form": form, "hand": hand, "rules": rules, "number": number, "outcome": outcome,
+        "rotation": rotation, "out_of_turn": OUT_OF_TURN,
         "problems": outcome.problems if outcome else (), "cards": _card_buttons(form),
         "action": (url_for(".edit_hand", token=view.token, key=hand.key) if hand is not None
                    else url_for(".new_hand", token=view.token, form=form.form_name)),
     }
     if isinstance(form, LiveForm):
-        context["config"] = _live_config(view, form, hand)
-        context["texts"] = live_texts(tuple(view.record.players))
+        context["config"] = _live_config(view, form, hand, form.dealer.data if kept else rotation)
+        context["texts"] = live_texts(tuple(view.record.players), new_hand=hand is None)
         template = "hand_live.html"
     else:
         template = "hand_form.html"
@@ -417,7 +452,7 @@ def _empty_page(view: MatchPage, form: str, dealer: str | None, count: str, numb
     entry = _form(FORMS[form], view)
     entry.dealer.data = dealer
     entry.expected_count.data = count
-    page, _status = _page(view, entry, None, number=number)
+    page, _status = _page(view, entry, None, number=number, kept=True)
     return str(page)
 
 
@@ -452,7 +487,8 @@ def _title(name: str) -> str:
     return name[4:5].upper() + name[5:] if name.startswith("the ") else name[:1].upper() + name[1:]
 
 
-def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None) -> dict[str, Any]:
+def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None,
+                 rotation: str | None) -> dict[str, Any]:
     """What live.js needs, as data on the page (no inline script under our CSP)."""
     rules = form.rules
     try:
@@ -468,6 +504,7 @@ def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None) ->
         "players": list(view.record.players),
         "tricks_total": rules.tricks,
         "dealer": form.dealer.data,
+        **({"rotation": rotation} if hand is None else {}),  # the dealer by the rotation: live.js asks about another
         "count": form.expected_count.data or "",
         "version": form.version.data or "",
         "entry": tricks,
@@ -487,9 +524,11 @@ def _play_rules(rules: Any) -> dict[str, Any]:
 
 
 TURN = N_("Trick %(n)s: %(name)s to play")
+OUT_OF_TURN = N_("%(rotation)s deals this hand by the rotation: save with %(dealer)s?")
+"""Asked before a new hand is saved with a dealer other than the rotation's (the page, live.js, cards.js)."""
 
 
-def live_texts(players: tuple[str, ...] = ()) -> dict[str, Any]:
+def live_texts(players: tuple[str, ...] = (), *, new_hand: bool = True) -> dict[str, Any]:
     """The sentences live.js shows, translated; it fills in the %(...)s placeholders itself.
 
     ``N_`` marks the sentences for extraction: ``js`` translates them. ``turn_by``: whose turn it is
@@ -525,7 +564,8 @@ def live_texts(players: tuple[str, ...] = ()) -> dict[str, Any]:
                    "start over; if not, save it and the app will say what was saved meanwhile."),
         "start_over": _("Throw away the tricks entered and start over?"),
         "saving": _("Saving…"),
-        "save_as": js(N_("Save as hand %(n)s"), "n"),
+        **({"save_as": js(N_("Save as hand %(n)s"), "n"),  # a new hand's only: a page that changes one
+            "out_of_turn": js(OUT_OF_TURN, "rotation", "dealer")} if new_hand else {}),  # stays under its weight
         "not_saved": _("Not saved: no connection. Your entry is kept on this phone; try again."),
         "saved_now": js(N_("Now saved as hand %(n)s, dealt by %(dealer)s"), "n", "dealer"),
         "score": js(N_("%(name)s: %(points)s card points, score %(score)s"), "name", "points", "score"),

@@ -64,6 +64,19 @@ def ticked_players() -> list[int]:
     return [int(v) for v in request.form.getlist("player") if v.isdecimal() and len(v) < 19]
 
 
+def seat_order(ticked: list[int]) -> list[int]:
+    """The ticked players in seating order: as tapped (the phone's ``order``: ids, comma-separated), any
+    other ticked one after them as listed, and one seat moved up by a page without scripts (its ``up``)."""
+    given = [int(v) for v in request.form.get("order", "").split(",") if v.isdecimal() and len(v) < 19]
+    order = [pid for pid in dict.fromkeys(given) if pid in ticked]
+    order += [pid for pid in dict.fromkeys(ticked) if pid not in order]
+    up = request.form.get("up", "")
+    if up.isdecimal() and len(up) < 19 and int(up) in order[1:]:
+        i = order.index(int(up))
+        order[i - 1], order[i] = order[i], order[i - 1]
+    return order
+
+
 def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[list[str], list[str]]:
     """The names of the players ticked, then of those typed (one a line), and what is wrong with the typed
     ones, each said with its name: one that cannot be a name, one given twice (or typed and ticked).
@@ -77,16 +90,25 @@ def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[
     seen = {club_files.name_key(n) for n in names}
     problems = []
     lines = [line for line in typed.splitlines() if line.strip()]
-    spelled = {club_files.name_key(p.name): p.name for p in club_store.roster(db, club_id)} if lines else {}
+    spelled = _spelled(club_store.roster(db, club_id)) if lines else {}
     for line in lines:
         try:
             name = club_files.clean_name(line)
         except ScartoError as exc:
             problems.append(name_error_text(line, exc))
             continue
-        key = club_files.name_key(name)
+        full = spelled.get(club_files.name_key(name), name)  # "anna" typed is the roster's Anna, spelled as it is
+        key = club_files.name_key(full)
         if key in seen:
             problems.append(named(name, _("named twice: each player is listed once")))
         seen.add(key)
-        names.append(spelled.get(key, name))  # "anna" typed is the roster's Anna, spelled as the roster does
+        names.append(full)
     return names, problems
+
+
+def _spelled(roster: list[club_store.PlayerRow]) -> dict[str, str]:
+    """Each roster player's full name by the key of their name and of their short name: "Giulia" typed is
+    Giulia Ferrari (a match carries full names; a short name is for narrow columns, not a new player)."""
+    out = {club_files.name_key(p.short): p.name for p in roster if p.short}
+    out.update({club_files.name_key(p.name): p.name for p in roster})  # a name wins over another's short name
+    return out

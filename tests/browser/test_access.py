@@ -162,3 +162,58 @@ def test_the_card_grid_fits_320_px_without_sideways_scrolling(browser: Any, brow
                 assert small_targets(page) == [], (name, language)
     finally:
         context.close()
+
+
+FACES_OUTSIDE = """() => [...document.querySelectorAll('#grid button')].filter(button => {
+    const r = button.getBoundingClientRect(), edge = parseFloat(getComputedStyle(button).borderLeftWidth);
+    return [...button.querySelectorAll('*')].some(e => { const x = e.getBoundingClientRect();
+        return x.width && (x.left < r.left + edge - .5 || x.right > r.right - edge + .5); });
+}).map(button => button.dataset.card)"""
+"""The cards of the grid whose drawn face reaches into (or past) the button's border."""
+
+LEGENDS_ON_BORDER = """() => [...document.querySelectorAll('fieldset > legend')].filter(legend => {
+    const fieldset = legend.parentElement, box = fieldset.getBoundingClientRect();
+    const line = parseFloat(getComputedStyle(fieldset).borderTopWidth);
+    return legend.getClientRects().length && legend.getBoundingClientRect().top < box.top + line;
+}).map(legend => legend.textContent.trim())"""
+"""The legends not inside their box: a fieldset's legend sits on its top border by default, and one of two
+lines had the border running through its second line."""
+
+
+@pytest.mark.parametrize("width", [320, 390, 1024])
+def test_card_faces_and_legends_stay_inside_their_boxes(browser: Any, browser_context_args: dict[str, Any],
+                                                        site: Any, width: int) -> None:
+    """XVIII, the longest numeral, overflowed its button; 10 and its mark did in a desktop's 14 columns."""
+    base, pages = site
+    context = browser.new_context(**{**browser_context_args, "viewport": {"width": width, "height": 800}})
+    page = context.new_page()
+    try:
+        for language in ("it", "de", "fi"):
+            for name in ("entry-cards", "entry-live", "entry-points", "new-match"):
+                _visit(page, base, pages[name], language)
+                assert page.evaluate(FACES_OUTSIDE) == [], (name, language)
+                assert page.evaluate(LEGENDS_ON_BORDER) == [], (name, language)
+    finally:
+        context.close()
+
+
+def test_the_content_is_one_tab_stop_away(page: Any, site: Any) -> None:
+    """The first Tab shows a skip link (in sight), which takes the next Tab into the page's content; without
+    it, the header holds at most six stops (the page's own language is no link)."""
+    base, pages = site
+    for name in ("match", "new-match"):
+        _visit(page, base, pages[name], "it")
+        page.keyboard.press("Tab")
+        skip = page.locator(":focus")
+        assert skip.get_attribute("href") == "#content" and skip.inner_text() == "Vai al contenuto"
+        box = skip.bounding_box()
+        assert box["y"] >= 0 and box["height"] >= 44, box
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        assert page.evaluate("!!document.activeElement.closest('main')"), name
+        _visit(page, base, pages[name], "it")
+        stops = []
+        while not page.evaluate("!!document.activeElement.closest('main')"):
+            page.keyboard.press("Tab")
+            stops.append(page.evaluate("document.activeElement.outerHTML.slice(0, 60)"))
+        assert len(stops) - 2 <= 6, stops  # the skip link, the header's stops, the content's first

@@ -4,6 +4,7 @@ a player renamed and two merged, and the view link that changes nothing."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -33,6 +34,8 @@ def open_club(page: Any, live_server: str, taps: Taps) -> None:
 
 
 @pytest.mark.slow
+
+
 def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
     page.goto(live_server + "/")
     taps.tap("text=Start a club")
@@ -58,7 +61,7 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
     shot("club-start")
     taps.tap("text=Start the match")
     assert taps.count - before == 4
-    expect(page.locator("h1")).to_have_text("Circolo Arci")
+    expect(page.locator("h1")).to_have_text(re.compile(r"^Circolo Arci, \w{3} \d{1,2}, \d{4}, table 1$"))
     expect(page.locator(".flash")).to_contain_text("to deal first")
     record_points(page, taps, "31", "22")  # Anna 5, Bruno -4, Carla -1
     record_points(page, taps, "20", "30")  # Anna -6, Bruno 4, Carla 2: the match is over (two hands)
@@ -76,7 +79,8 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
     # match 3: two from the roster (most recent first) and a new name that joins it
     open_club(page, live_server, taps)
     taps.tap("text=Start a match")
-    expect(page.locator("label.choice")).to_have_text(["Anna", "Bruno", "Carla", "Dora"])  # waits for the page
+    roster = page.locator("label.choice:has(input[name=player])")
+    expect(roster).to_have_text(["Anna", "Bruno", "Carla", "Dora"])  # waits for the page
     taps.tap("label.choice:has-text('Anna')")
     taps.tap("label.choice:has-text('Dora')")
     page.fill("#new", "Ezio")
@@ -163,6 +167,8 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
 
 
 @pytest.mark.slow
+
+
 def test_the_club_pages_fit_a_phone_in_every_language(page: Any, live_server: str, shot: Any) -> None:
     from tests.seed import match_file
 
@@ -284,3 +290,39 @@ def test_a_club_shared_too_widely_gets_new_links_that_take_its_matches_with_them
     taps.tap(".matches a[href*='/m/'] >> nth=0")
     expect(page.locator("h1")).to_be_visible()
     assert page.url.split("/m/")[1].strip("/") not in {h.split("/m/")[1].strip("/") for h in old_matches}
+def test_a_match_from_the_roster_seats_the_players_as_tapped(page: Any, live_server: str, taps: Taps,
+                                                             shot: Any) -> None:
+    """Tapped Carla, Anna, Bruno: seated so (not in the list's order, which follows recent play), a seat
+    moved up with its ↑, the first dealer chosen: the match is seated as the table sits."""
+    body = {"format": "scarto-club/1", "name": "Circolo del Tarocco", "players": ["Anna", "Bruno", "Carla", "Franco"],
+            "defaults": {"language": "it", "ruleset": "classic"}}
+    created = page.request.post(live_server + "/api/clubs", data=json.dumps(body),
+                                headers={"Content-Type": "application/json"})
+    assert created.status == 201
+    page.goto(created.json()["edit_url"] + "start")
+    before = taps.count
+    for name in ("Carla", "Anna", "Bruno"):
+        taps.tap(f"label.choice:has-text('{name}')")
+    seats = page.locator("#seats li .pname")
+    expect(seats).to_have_text(["Carla", "Anna", "Bruno"])
+    ids = [page.locator(f"label.choice:has-text('{n}') input").get_attribute("value") or ""
+           for n in ("Carla", "Anna", "Bruno")]
+    expect(page.locator("#order")).to_have_value(",".join(ids))
+    expect(page.locator("#set-seats")).to_be_hidden()  # the seats follow the taps: no button to show them
+    expect(page.locator("#draw")).to_be_checked()  # the app draws unless someone is chosen
+    taps.tap("#seats li:has-text('Bruno') button[name=up]")
+    expect(seats).to_have_text(["Carla", "Bruno", "Anna"])
+    expect(page.locator("#seats li").first.locator("button[name=up]")).to_be_disabled()
+    taps.tap("#seats li:has-text('Anna') .deal-pick")
+    taps.tap("label.choice:has-text('Franco')")  # a fourth ticked by mistake, then taken back
+    expect(seats).to_have_text(["Carla", "Bruno", "Anna", "Franco"])
+    taps.tap("label.choice:has-text('Franco')")
+    expect(seats).to_have_text(["Carla", "Bruno", "Anna"])
+    assert no_overflow(page) == []
+    shot("club-start-seats")
+    taps.tap("#start")
+    assert taps.count - before == 8
+    expect(page.locator("h1")).to_have_text(re.compile(r"^Circolo del Tarocco, \d{1,2} \w{3} \d{4}, tavolo 1$"))
+    expect(page.locator(".next h2")).to_have_text("Hand 1 — Anna deals")
+    exported = page.request.get(page.url + "export.json").json()
+    assert exported["players"] == ["Carla", "Bruno", "Anna"] and exported["first_dealer"] == "Anna"

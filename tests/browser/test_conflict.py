@@ -76,8 +76,8 @@ def test_two_phones_save_the_next_hand_at_once(page: Any, other_phone: Any, live
     snap(loser, "hand-conflict")
     assert len(stored_hands(page, match_url)) == 1
 
-    # it really was another hand (Bruno's deal): save it as hand 2
-    loser.locator("#dealer-1").click()
+    # it really was another hand: hand 2 is Bruno's deal by the rotation, pre-filled so (not hand 1's Anna)
+    expect(loser.locator("#dealer-1")).to_be_checked()
     loser.locator("#save").click()
     expect(loser.locator(".flash")).to_have_text(f"Hand 2 saved: {scores[late]}.")
     expect(loser.locator(".next h2")).to_have_text("Hand 3 — Carla deals")
@@ -114,6 +114,7 @@ def test_the_same_hand_recorded_on_two_phones_is_stored_once(page: Any, other_ph
     expect(conflict).to_contain_text("if it is the same hand, it is already recorded: leave this page.")
     expect(conflict).to_contain_text("Now saved as hand 1, dealt by Anna: Anna -1 · Bruno 10 · Carla -9")
     expect(other_phone.locator("#save")).to_have_text("Save as hand 2")  # kept, should it be another hand
+    expect(other_phone.locator("#dealer-1")).to_be_checked()  # hand 2 is Bruno's by the rotation
     expect(other_phone.locator("#tricks li")).to_have_count(25)
     assert no_overflow(other_phone) == []
     snap(other_phone, "hand-live-conflict")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from scorer.engine.rulesets import find_ruleset
 from scorer.engine.validation import counting_cards
-from tests.browser.conftest import Taps, no_overflow
+from tests.browser.conftest import SCREENSHOTS, Taps, no_overflow
 from tests.browser.handflows import (
     PLAYERS,
     expect_match_page,
@@ -33,6 +33,124 @@ POINTS_TAPS = 4
 """At most this many taps from the match page to a hand saved as counted points."""
 LIVE_TAPS = 77
 """At most this many taps from the match page to a full 25-trick record saved live (75 cards, the save, one more)."""
+
+
+def test_decimal_points_are_refused_with_the_third(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
+    """ "25,33" (a third rounded, as a phone's keyboard writes it) was saved as 2533/100 points, the last
+    player filled in as 52 67/100: it is no number on the phone, and the server names the third."""
+    match_url = new_match(page, live_server)
+    page.goto(match_url)
+    taps.tap("#record-points")
+    type_into(page, taps, "#points_0", "25,33")
+    type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("")  # no 30 67/100 filled in
+    taps.tap("#save")
+    expect(page.locator("h1")).to_contain_text("Hand 1")
+    expect(page.locator("#points_0-error")).to_contain_text(
+        "Anna: “25,33” is a decimal: points come in thirds: write 25 1/3.")
+    expect(page.locator("#points_0")).to_have_value("25,33")  # what was typed is kept
+    assert no_overflow(page) == []
+    shot("hand-points-decimal")
+    assert stored_hands(page, match_url) == []
+    page.locator("#points_0").fill("25 1/3")
+    page.locator("#points_2").fill("")
+    page.locator("#points_2").dispatch_event("input")
+    page.locator("#points_1").focus()
+    expect(page.locator("#points_2")).to_have_value("30⅔")
+    taps.tap("#save")
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+    assert stored_hands(page, match_url)[0]["points"] == {"Anna": "76/3", "Bruno": 22, "Carla": "92/3"}
+
+
+def test_a_dealer_out_of_turn_is_asked_about_once_in_every_entry_way(page: Any, live_server: str,
+                                                                     taps: Taps) -> None:
+    """Hand 1, the rotation says Anna, Bruno tapped: it was saved without a word and the deal passed on from
+    Bruno. Each way of entry asks once before saving (before the pile check too); "no" keeps the entry."""
+    match_url = new_match(page, live_server)
+    asked: list[str] = []
+    answers = [False, True]
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        if answers.pop(0) if answers else True:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.goto(match_url)
+    taps.tap("#record-points")
+    taps.tap("label:has(#dealer-1)")
+    expect(page.locator("#dealer-1")).to_be_checked()
+    type_into(page, taps, "#points_0", "31")
+    type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("25")  # cards.js has run
+    taps.tap("#save")  # "no": the entry stays as it is
+    expect(page.locator("#points_0")).to_have_value("31")
+    assert asked == ["Anna deals this hand by the rotation: save with Bruno?"]
+    assert stored_hands(page, match_url) == []
+    taps.tap("#save")  # "yes": saved with Bruno, and not asked again by the server
+    expect_match_page(page, saved="Hand 1 saved: Anna 5 · Bruno -4 · Carla -1.", next_hand=2,
+                      next_dealer="Carla", totals=("5", "-4", "-1"))
+    assert len(asked) == 2
+
+    # captured cards: asked before the piles are counted, once
+    piles = dealt_by("classic-captured", "Anna")["captured"]
+    taps.tap("#record-cards")
+    expect(page.locator("#grid")).to_be_visible()
+    taps.tap("label:has(#dealer-0)")
+    expect(page.locator("#dealer-0")).to_be_checked()
+    taps.tap("#as-text summary")
+    page.fill("#cards_0", " ".join(piles["Anna"]))
+    page.fill("#cards_1", " ".join(piles["Bruno"]))
+    page.locator("#cards_1").blur()
+    taps.tap("#save")
+    assert asked[2:] == ["Carla deals this hand by the rotation: save with Anna?"]
+    expect(page.locator("#pile-check")).to_be_visible()
+    taps.tap("#pile-check-ok")
+    expect(page.locator(".flash")).to_contain_text("Hand 2 saved")
+    assert len(asked) == 3
+
+    # live, trick by trick (typed here): the same question
+    hand = dealt_by("classic-valid-1", "Anna")
+    taps.tap("#record-live")
+    expect(page.locator("#grid")).to_be_visible()
+    taps.tap("label:has(#dealer-0)")
+    expect(page.locator("#dealer-0")).to_be_checked()
+    taps.tap("#as-text summary")
+    page.fill("#tricks-text", "\n".join(" ".join(t["cards"]) for t in hand["tricks"]))
+    page.locator("#tricks-text").blur()
+    expect(page.locator("#whose-turn")).to_have_text("All 25 tricks played.")
+    taps.tap("#save")
+    expect(page.locator(".flash")).to_contain_text("Hand 3 saved")
+    assert asked[3:] == ["Bruno deals this hand by the rotation: save with Anna?"]
+    assert [h["dealer"] for h in stored_hands(page, match_url)] == ["Bruno", "Anna", "Anna"]
+
+
+def test_without_scripts_the_page_asks_about_a_dealer_out_of_turn(browser: Any, browser_context_args: dict[str, Any],
+                                                                  live_server: str) -> None:
+    """A phone without scripts: the server asks, with one button for each answer, keeping what was typed."""
+    context = browser.new_context(**browser_context_args, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        match_url = new_match(page, live_server)
+        page.goto(match_url + "hands/new/points?lang=it")
+        page.locator("label:has(#dealer-1)").click()
+        page.fill("#points_0", "31")
+        page.fill("#points_1", "22")
+        page.locator("#save").click()
+        expect(page.locator("#outcome")).to_have_text(
+            "Secondo il giro, in questa mano fa le carte Anna: salvarla con Bruno come mazziere?")
+        expect(page.locator("#save-dealer")).to_have_text("Salva: mazziere Bruno")
+        expect(page.locator("#save-rotation")).to_have_text("Salva: mazziere Anna")
+        expect(page.locator("#points_0")).to_have_value("31")
+        assert no_overflow(page) == []
+        page.screenshot(path=str(SCREENSHOTS / "hand-dealer-question.png"), full_page=True)
+        page.locator("#save-dealer").click()
+        expect(page.locator(".flash")).to_contain_text("Mano 1 salvata")
+        assert [h["dealer"] for h in stored_hands(page, match_url)] == ["Bruno"]
+    finally:
+        context.close()
 
 
 def test_record_counted_points(page: Any, live_server: str, taps: Taps, shot: Any) -> None:
@@ -104,6 +222,17 @@ def test_record_captured_cards_then_counting_cards(page: Any, live_server: str, 
     taps.tap("#save")  # first the counts, to check against the real piles: one tap says they match
     expect(page.locator("#pile-check")).to_be_visible()
     expect(page.locator("#pile-check-list li")).to_have_text(["Anna: 13", "Bruno: 24", "Carla: 41"])
+    expect(page.locator("#save")).to_be_hidden()  # one primary action: the check's, not two red buttons
+    expect(page.locator("#hand-form .button.primary:visible")).to_have_count(1)
+    taps.tap('#grid [data-card="T5"]')  # a card still to give: the check is out of date, the save is back
+    expect(page.locator("#pile-check")).to_be_hidden()
+    expect(page.locator("#save")).to_be_visible()
+    taps.tap('#grid [data-card="T5"]')
+    taps.count -= 2
+    taps.tap("#save")
+    expect(page.locator("#pile-check-list li")).to_have_text(["Anna: 13", "Bruno: 24", "Carla: 41"])
+    taps.count -= 1
+    shot("hand-cards-pile-check")
     taps.tap("#pile-check-ok")
     expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
                       next_dealer="Carla", totals=("-11", "1", "10"))
@@ -284,9 +413,9 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     taps.tap("#as-text summary")  # the piles typed from a paper note, the King of Batons in both
     page.fill("#cards_0", " ".join(piles["Anna"] + ["KB"]))
     page.fill("#cards_1", " ".join(piles["Bruno"]))
-    taps.tap("#save")
-    taps.tap("#pile-check-ok")
+    taps.tap("#save")  # what no count can fix is said first: no pile check before it
     expect(page.locator("#outcome")).to_have_text("This hand cannot be saved: fix what is listed below.")
+    expect(page.locator("#pile-check")).to_be_hidden()
     twice = page.locator('#cards #problems li[data-code="duplicate_card"]')
     expect(twice).to_have_attribute("data-card", "KB")
     expect(twice).to_have_text("Card twice: The King of Batons (KB) is in Anna's pile and in Bruno's: take it out "
@@ -297,8 +426,17 @@ def test_a_card_given_twice_is_refused_then_fixed(page: Any, live_server: str, t
     assert no_overflow(page) == []
     shot("hand-cards-refused")
     taps.tap("#as-text summary")
+    page.fill("#cards_0", " ".join(piles["Anna"] + ["KB", "KX"]))  # the King twice in one pile, a word that is no card
+    page.fill("#cards_1", " ".join(piles["Bruno"]))
+    taps.tap("#save")
+    expect(page.locator("#pile-check")).to_be_hidden()
+    expect(page.locator("#cards_0-error")).to_contain_text("Anna: “KX” is not a card.")
+    expect(page.locator("#cards_0-error")).to_be_visible()  # the box of text stays open to show it
+    shot("hand-cards-not-a-card")
     page.fill("#cards_0", " ".join(piles["Anna"]))
     taps.tap("#save")
+    expect(page.locator("#pile-check")).to_be_visible()  # every word a card: now the piles are counted
+    expect(page.locator("#pile-check-list li")).to_have_text(["Anna: 13", "Bruno: 24", "Carla: 41"])
     taps.tap("#pile-check-ok")
     expect_match_page(page, saved="Hand 1 saved: Anna -11 · Bruno 1 · Carla 10.", next_hand=2,
                       next_dealer="Carla", totals=("-11", "1", "10"))

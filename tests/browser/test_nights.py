@@ -33,6 +33,8 @@ def snap(page: Any, name: str) -> None:
 
 
 @pytest.mark.slow
+
+
 def test_a_club_night_on_four_phones(browser: Any, browser_context_args: dict[str, Any], live_server: str,
                                      page: Any, taps: Taps) -> None:
     # the director's club, made over the JSON interface (making clubs is test_clubs' flow)
@@ -158,3 +160,23 @@ def test_a_night_shared_too_widely_gets_new_links_for_it_and_its_tables(page: An
     expect(page.locator("h1")).to_be_visible()
     response = page.goto(club_url)
     assert response is not None and response.status == 200  # the club's own links stay
+def test_a_night_of_seven_says_what_its_table_of_four_plays(page: Any, live_server: str) -> None:
+    """A night on the classic rules: its table of four plays them with the four deal (not the rule sheet's
+    four-player preset), and the night's page says so in words under that table."""
+    club = page.request.post(live_server + "/api/clubs", data={
+        "format": "scarto-club/1", "name": "Circolo del Tarocco", "players": NINE[:7],
+        "defaults": {"language": "it", "ruleset": "classic"}})
+    assert club.status == 201, club.text()
+    night = page.request.post(club.json()["edit_url"] + "nights", data={
+        "format": "scarto-night/1", "title": "Giovedì", "players": NINE[:7], "rounds": 2, "seed": 7})
+    assert night.status == 201, night.text()
+    page.goto(night.json()["edit_url"] + "?lang=it")
+    four = page.locator("li.night-table").filter(has=page.locator("p.rules"))
+    expect(four).to_have_count(1)
+    expect(four.locator("p.rules")).to_have_text(
+        "Regole: classico — Distribuzione: quattro giocatori: 19 carte a testa, un monte di 2 carte")
+    assert no_overflow(page) == []
+    snap(page, "night-table-of-four")
+    page.goto(live_server + (four.locator("a.button").get_attribute("href") or ""))
+    exported = page.request.get(page.url + "export.json").json()
+    assert exported["ruleset"] == {"preset": "classic", "deal": "four"} and len(exported["players"]) == 4
