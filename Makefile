@@ -14,7 +14,7 @@ DEBS   := chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-su
 I18N   := scorer/translations
 MO     := $(patsubst %.po,%.mo,$(wildcard $(I18N)/*/LC_MESSAGES/messages.po))
 
-.PHONY: install run test test-fast lint bench debs clean messages
+.PHONY: install run test test-fast lint bench debs clean messages language
 
 # The bytecode of our own modules too, as pip writes it for an installed wheel: where the
 # environment says PYTHONDONTWRITEBYTECODE, every command and server start compiled them again.
@@ -37,6 +37,23 @@ messages: $(STAMP)
 	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ --add-location=file --sort-output \
 	  --no-wrap -c TRANSLATORS: --project=scarto-scorer -o $(I18N)/messages.pot .
 	$(VENV)/bin/pybabel update -i $(I18N)/messages.pot -d $(I18N) --no-wrap --ignore-obsolete
+
+# A new language, L=xx (a code Babel knows, as pt or fr_CA): its catalogue made from the template,
+# then what else a language needs, said. The languages themselves are data: LANGUAGE_NAMES.
+CARDNAMES := scorer/engine/cardnames.py
+language: $(STAMP)
+	@test -n "$(L)" || { echo "Say which language: make language L=pt"; exit 2; }
+	@test ! -e $(I18N)/$(L)/LC_MESSAGES/messages.po || \
+	  { echo "$(L) has its catalogue already: $(I18N)/$(L)/LC_MESSAGES/messages.po"; exit 2; }
+	$(VENV)/bin/pybabel init -i $(I18N)/messages.pot -d $(I18N) -l $(L) --no-wrap
+	@echo "Made $(I18N)/$(L)/LC_MESSAGES/messages.po. Then:"
+	@echo "  1. $(CARDNAMES): add \"$(L)\" to LANGUAGE_NAMES with the language's name in itself (every menu"
+	@echo "     and test reads it), its card names to SUITS, SINGULAR_SUITS, COURTS, TRUMPS and _COURT_LETTERS,"
+	@echo "     and how a card is named (rank and suit) to full_name; articles, if it has them: scorer/sheets/words.py."
+	@echo "  2. Translate every entry of the catalogue (none empty, none fuzzy); make install compiles it."
+	@echo "  3. docs/spec/RECORD.md lists the languages a match file may name: the shared spec first."
+	@echo "  4. The tests that expect a language's words (tests/test_i18n.py, tests/spreadsheetutil.py) need"
+	@echo "     its words too: tests/test_i18n.py::test_every_language_is_whole fails until all is there."
 
 run: install
 	$(VENV)/bin/flask --app scorer init-db

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .engine.analysis import Analysis, analyse
 from .engine.cards import CODES
+from .engine.club_files import ClubFile, parse_club
 from .engine.deals import Board, deal_set, deals_json, read_seed
 from .engine.duplicate import Ranking, merge, parse_duplicate, percent_text, rank, ranking_to_dict
 from .engine.errors import ScartoError
@@ -33,7 +34,6 @@ from .engine.standings import Standings, standings
 
 if TYPE_CHECKING:
     from .engine.ratings import RatedPlayer
-    from .storage.clubs import ClubFile
 
 MAX_FILE_BYTES = MAX_UPLOAD_BYTES  # what the app exports, the command reads (docs/LIMITS.md)
 
@@ -257,10 +257,8 @@ def _ratings(args: argparse.Namespace) -> int:
 
 
 def _club_file(value: Any) -> ClubFile:
-    """A whole club's file read as the app reads it (scorer.storage.clubs, which opens no database); a
+    """A whole club's file read as the app reads it (scorer.engine.club_files: no database, no SQLite); a
     part of a file written in parts is refused: the ratings need every match, and the roster of part 1."""
-    from .storage.clubs import parse_club  # the club file's reader; it opens no database
-
     club = parse_club(value)
     if club.part is not None and club.part.of > 1:
         raise ScartoError(f"part {club.part.number} of {club.part.of} of a club's file; rate the whole club: "

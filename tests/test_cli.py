@@ -392,6 +392,27 @@ def test_ratings_follow_the_roster_not_the_names_a_match_was_played_under(
     assert {p["name"]: p["matches"] for p in outputs[0]["players"]}["Bruno Bianchi"] == 2
 
 
+NO_SQLITE = """
+import json, sys
+sys.modules["sqlite_utils"] = None  # importing it now fails: a command that needs it cannot run
+from scorer.cli import main
+status = main(["ratings", "--json", sys.argv[1]])
+print(json.dumps({"status": status, "storage": sorted(m for m in sys.modules if m.startswith("scorer.storage")),
+                  "sqlite3": "sqlite3" in sys.modules}), file=sys.stderr)
+"""
+
+
+def test_ratings_read_the_club_file_with_no_database_nor_sqlite(tmp_path: Path) -> None:
+    """The club's file is read by the engine: the command runs where SQLite is not there to import, and
+    loads nothing of the storage layer."""
+    club = _club(_points(["Anna", "Bruno", "Carla"], [40, 20, 18]), _points(["Carla", "Anna", "Bruno"], [18, 40, 20]))
+    run = subprocess.run([sys.executable, "-c", NO_SQLITE, _write(tmp_path, "club.json", club)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stderr.splitlines()[-1]) == {"status": 0, "storage": [], "sqlite3": False}
+    assert [p["name"] for p in json.loads(run.stdout)["players"]] == ["Anna", "Bruno", "Carla"]
+
+
 def test_ratings_of_a_club_with_no_match_print_no_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _err = _run(capsys, "ratings", "--json", _write(tmp_path, "club.json", _club()))
     assert status == 0 and json.loads(out)["players"] == []

@@ -14,9 +14,10 @@ import sqlite_utils
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorer.engine import club_files
 from scorer.engine import clubs as stats
 from scorer.engine.errors import ReadError
-from scorer.engine.limits import MAX_CLUB_FILE_HANDS, MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
+from scorer.engine.limits import MAX_ROSTER
 from scorer.engine.records import dumps, parse_hand, parse_match
 from scorer.engine.scoring import score_hand
 from scorer.storage import clubs, store
@@ -125,10 +126,11 @@ def test_rename_and_merge_keep_every_hand_and_are_in_the_history(db: sqlite_util
 
 
 def test_scarto_club_round_trip_is_byte_identical(db: sqlite_utils.Database) -> None:
+    defaults = club_files.check_defaults({"ruleset": "classic", "end": {"hands": 6}, "settle": "per_point",
+                                          "stake": {"per_point": "0.10", "currency": "EUR"},
+                                          "language": "it", "pack": "italian"})
     club = clubs.create_club(db, "Circolo Arci", [("Anna", "An"), ("Bruno", None), ("Carla", None), ("Bea", None)],
-                             clubs.check_defaults({"ruleset": "classic", "end": {"hands": 6}, "settle": "per_point",
-                                                   "stake": {"per_point": "0.10", "currency": "EUR"},
-                                                   "language": "it", "pack": "italian"}))
+                             defaults)
     clubs.add_record(db, club.id, parse_match(match_file(6)), ["Anna", "Bruno", "Carla"])
     clubs.add_record(db, club.id, parse_match(points_match(["Anna", "B.", "Carla"], [(1, [20, 34, 24])],
                                                            date="2026-12-02")), ["Anna", "Bea", "Carla"])
@@ -138,28 +140,12 @@ def test_scarto_club_round_trip_is_byte_identical(db: sqlite_utils.Database) -> 
     clubs.rename_player(db, club.id, ids["Carla"], "Carla Rossi", "Ca")
     first = dumps(clubs.export_club(db, club))
     assert json.loads(first)["matches"][1]["roster"] == {"B.": "Bruno", "Carla": "Carla Rossi"}
-    again = clubs.import_club(db, clubs.parse_club(json.loads(first)))
+    again = clubs.import_club(db, club_files.parse_club(json.loads(first)))
     second = dumps(clubs.export_club(db, again))
     assert second == first
     table = {(r.matches, r.total) for r in stats.club_table(clubs.summaries(db, again.id), clubs.seats(db, again.id))}
     old = {(r.matches, r.total) for r in stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))}
     assert table == old
-
-
-@pytest.mark.parametrize(("value", "where"), [
-    ({"format": "scarto-club/2", "name": "x"}, "format"),
-    ({"name": ""}, "name"),
-    ({"name": "x", "players": ["Anna", "anna"]}, "players"),
-    ({"name": "x", "defaults": {"players": []}}, "defaults.players"),
-    ({"name": "x", "defaults": {"settle": "winner_takes_all"}}, "settle"),
-    ({"name": "x", "seasons": [{"name": "s", "from": "2026-13-01", "to": "2026-12-01"}]}, "seasons[0].from"),
-    ({"name": "x", "matches": [{"format": "scarto-match/1", "players": ["A"]}]}, "matches[0].players"),
-    ({"name": "x", "matches": [{**match_file(3), "roster": {"Anna": "Bruno"}}]}, "matches[0].roster"),
-])
-def test_a_bad_club_file_says_where(value: dict, where: str) -> None:  # type: ignore[type-arg]
-    with pytest.raises(ReadError) as caught:
-        clubs.parse_club(value)
-    assert caught.value.where == where
 
 
 NAMES = ["Anna", "Bruno", "Carla", "Dora", "Ezio"]
@@ -207,7 +193,7 @@ def test_totals_are_the_sums_of_hand_scores_and_each_match_sums_to_zero(
 def test_the_example_of_docs_club_md_reads_and_writes_back(db: sqlite_utils.Database) -> None:
     text = (Path(__file__).parent.parent / "docs" / "CLUB.md").read_text()
     example = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
-    club = clubs.import_club(db, clubs.parse_club(example))
+    club = clubs.import_club(db, club_files.parse_club(example))
     written = clubs.export_club(db, club)
     assert written == example
     names: dict[Any, str] = {p.id: p.name for p in clubs.roster(db, club.id)}
@@ -238,7 +224,7 @@ def test_look_alike_names_are_one_roster_player(db: sqlite_utils.Database) -> No
         clubs.add_player(db, club.id, "\u200b\u200d")
     assert invisible.value.key == "players.empty_name"
     with pytest.raises(ReadError):
-        clubs.parse_club({"name": "Bar", "players": ["Anna", "An\u200bna"]})
+        club_files.parse_club({"name": "Bar", "players": ["Anna", "An\u200bna"]})
     assert len(clubs.roster(db, club.id)) == 3
 
 
@@ -275,7 +261,7 @@ def test_a_roster_is_bounded_wherever_a_player_joins(db: sqlite_utils.Database) 
         clubs.create_club(db, "Big", [*names, ("One more", None)])
     assert too_many.value.key == "limit.roster" and too_many.value.params["limit"] == MAX_ROSTER
     with pytest.raises(ReadError):
-        clubs.parse_club({"name": "Big", "players": [n for n, _ in names] + ["One more"]})
+        club_files.parse_club({"name": "Big", "players": [n for n, _ in names] + ["One more"]})
     club = clubs.create_club(db, "Full", names)  # exactly the limit: a club that can be exported and read back
     for join in (lambda: clubs.add_player(db, club.id, "Late"), lambda: clubs.player_for(db, club.id, "Late"),
                  lambda: clubs.RosterNames(db, club.id).player_for("Late")):
@@ -295,7 +281,7 @@ def test_importing_a_club_reads_its_roster_once_not_once_a_name(db: sqlite_utils
     players = [f"Player {i}" for i in range(MAX_ROSTER - 20)]
     matches = [{**points_match(players[i:i + 3] if i % 2 else [players[i], players[i + 1], f"Guest {i}"],
                                [(0, [30, 28, 20])]), "roster": {}} for i in range(0, 40)]
-    club_file = clubs.parse_club({"name": "Circolo", "players": players, "matches": matches})
+    club_file = club_files.parse_club({"name": "Circolo", "players": players, "matches": matches})
     reads: list[str] = []
     db.conn.set_trace_callback(lambda sql: reads.append(sql) if "FROM club_players" in sql and " id = " not in sql
                                else None)  # the whole roster, not one player by id
@@ -306,18 +292,6 @@ def test_importing_a_club_reads_its_roster_once_not_once_a_name(db: sqlite_utils
     assert len(roster) == len(players) + 20 and len({p.name.casefold() for p in roster}) == len(roster)
     exported = json.dumps(clubs.export_club(db, club)["players"])
     assert '"Guest 38"' in exported and '"Player 0"' in exported
-
-
-def test_a_club_files_seasons_and_matches_are_counted_before_they_are_read() -> None:
-    """A club file of small entries stored each in turn inside the write lock: 2,000 empty matches and
-    2,000 seasons (480 KB) took 8 s, and the upload limit allows thirty times that."""
-    season = {"name": "S", "from": "2026-01-01", "to": "2026-02-01"}
-    with pytest.raises(ReadError) as seasons:
-        clubs.parse_club({"name": "Bar", "seasons": [season] * (MAX_SEASONS + 1)})
-    assert seasons.value.key == "limit.seasons" and seasons.value.where == "seasons"
-    with pytest.raises(ReadError) as matches:
-        clubs.parse_club({"name": "Bar", "matches": [5] * (MAX_CLUB_MATCHES + 1)})  # not even matches: counted
-    assert matches.value.key == "limit.club_matches" and matches.value.where == "matches"
 
 
 def test_seasons_are_bounded_and_found_by_id(db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -367,7 +341,7 @@ def test_club_writes_take_their_turn_with_the_saves(db: sqlite_utils.Database, m
     clubs.add_season(db, club.id, "Winter", "2026-12-01", "2027-02-28")
     clubs.add_record(db, club.id, parse_match(points_match(["Anna", "Bruno", "Carla"], [(0, [30, 28, 20])])),
                      ["Anna", "Bruno", "Carla"])
-    clubs.import_club(db, clubs.parse_club({"name": "Bar", "players": ["Dora"]}))
+    clubs.import_club(db, club_files.parse_club({"name": "Bar", "players": ["Dora"]}))
     # one turn each, the match inside the club's write taking no second one; the file's import two: its
     # hidden club, then its last step (no seasons or matches: no step for them)
     assert taken == ["lock"] * 5
@@ -378,7 +352,7 @@ def test_a_club_files_matches_get_the_summaries_their_stored_hands_make(db: sqli
     players = ["Anna", "Bruno", "Carla"]
     files = [points_match(players, [(0, [30, 28, 20]), (1, [40, 20, 18])]),
              points_match(players, [(2, [26, 26, 26])], end=3), match_file(4)]
-    club = clubs.import_club(db, clubs.parse_club({"name": "Bar", "players": players, "matches": files}))
+    club = clubs.import_club(db, club_files.parse_club({"name": "Bar", "players": players, "matches": files}))
     ids = [m.id for m in clubs.club_matches(db, club.id)]
     assert len(ids) == 3
     for match_id in ids:
@@ -387,26 +361,13 @@ def test_a_club_files_matches_get_the_summaries_their_stored_hands_make(db: sqli
         assert (stored[0], json.loads(stored[1])) == (stamp, again.to_dict())
 
 
-def test_a_club_files_hands_are_bounded_together(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A club file is stored in one write: 270 matches of 1,000 hands (12.7 MB, under the upload limit)
-    held every other writer of the server for 32 s."""
-    assert MAX_CLUB_FILE_HANDS >= 10 * 1000
-    monkeypatch.setattr(clubs, "MAX_CLUB_FILE_HANDS", 5)
-    players = ["Anna", "Bruno", "Carla"]
-    two = points_match(players, [(0, [30, 28, 20]), (1, [40, 20, 18])])
-    assert len(clubs.parse_club({"name": "Bar", "matches": [two, two]}).matches) == 2
-    with pytest.raises(ReadError) as too_many:
-        clubs.parse_club({"name": "Bar", "matches": [two, two, two]})
-    assert too_many.value.key == "limit.club_hands" and too_many.value.params == {"count": 6, "limit": 5}
-
-
 # --- a club's file in parts --------------------------------------------------------
 
 
 def _parts_club(db: sqlite_utils.Database) -> clubs.ClubRow:
     """A club whose matches differ in size (full records, points), with a renamed seat and a season."""
     club = clubs.create_club(db, "Circolo Arci", [("Anna", "An"), ("Bruno", None), ("Carla", None), ("Bea", None)],
-                             clubs.check_defaults({"ruleset": "classic", "end": {"hands": 6}}))
+                             club_files.check_defaults({"ruleset": "classic", "end": {"hands": 6}}))
     for i in range(7):
         match = match_file(i % 4 + 1, title=f"Giovedì {i}") if i % 2 else points_match(
             ["Anna", "B.", "Carla"], [(h % 3, [30, 28, 20]) for h in range(i + 1)], date=f"2026-12-0{i + 1}")
@@ -436,7 +397,7 @@ def test_a_large_club_is_written_in_parts_that_import_back_into_the_same_club(
     """A club's file past the upload limit could not be opened again: 16 MB hold about 5,000 full records."""
     club = _parts_club(db)
     whole = json.loads(dumps(clubs.export_club(db, club)))
-    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
+    monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 12_000)
     parts = clubs.file_parts(db, club)
     assert len(parts) > 2 and sum(p.count for p in parts) == 7 and sum(p.hands for p in parts) == 24
     assert [p.first for p in parts] == [sum(q.count for q in parts[:i]) for i in range(len(parts))]
@@ -456,9 +417,9 @@ def test_a_large_club_is_written_in_parts_that_import_back_into_the_same_club(
     with pytest.raises(store.NotFound):
         clubs.export_club(db, club, len(parts) + 1)
 
-    again = clubs.import_club(db, clubs.parse_club(json.loads(texts[0])))
+    again = clubs.import_club(db, club_files.parse_club(json.loads(texts[0])))
     for text in texts[1:]:
-        assert clubs.add_part(db, again, clubs.parse_club(json.loads(text)))[0] == len(json.loads(text)["matches"])
+        assert clubs.add_part(db, again, club_files.parse_club(json.loads(text)))[0] == len(json.loads(text)["matches"])
     assert _all_parts(db, again) == texts
     monkeypatch.undo()
     assert dumps(clubs.export_club(db, again)) == dumps(whole)
@@ -470,9 +431,9 @@ def test_parts_go_in_in_order_each_once_into_their_own_club(
     the next part "already there" and let the one after it in (a part lost), a club of the same name and
     count took another club's part, and renaming the club refused the rest."""
     club = _parts_club(db)
-    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
+    monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 12_000)
     texts = _all_parts(db, club)
-    files = [clubs.parse_club(json.loads(text)) for text in texts]
+    files = [club_files.parse_club(json.loads(text)) for text in texts]
     assert len(files) >= 3
 
     def refused(call: Any) -> ReadError:
@@ -489,9 +450,9 @@ def test_parts_go_in_in_order_each_once_into_their_own_club(
     again = clubs.import_club(db, files[0])
     assert refused(lambda: clubs.add_part(db, again, files[2])).params == {"number": 3, "next": 2}
     assert refused(lambda: clubs.add_part(db, again, files[0])).key == "part.first"
-    whole = clubs.parse_club({k: v for k, v in json.loads(texts[0]).items() if k != "part"})
+    whole = club_files.parse_club({k: v for k, v in json.loads(texts[0]).items() if k != "part"})
     assert refused(lambda: clubs.add_part(db, again, whole)).key == "part.whole"
-    recut = clubs.parse_club(json.loads(texts[1]) | {"part": {**json.loads(texts[1])["part"], "first_match": 9}})
+    recut = club_files.parse_club(json.loads(texts[1]) | {"part": {**json.loads(texts[1])["part"], "first_match": 9}})
     assert refused(lambda: clubs.add_part(db, again, recut)).key == "part.cut"
     clubs.add_record(db, again.id, parse_match(points_match(["Anna", "Bruno", "Dora"], [(0, [30, 28, 20])])),
                      ["Anna", "Bruno", "Dora"])  # recorded between two parts: not a part's match
@@ -505,18 +466,18 @@ def test_parts_go_in_in_order_each_once_into_their_own_club(
     for bad in ({"number": 2, "of": 1, "first_match": 3}, {"number": 1, "of": 2, "first_match": 4},
                 {"number": 2, "of": 2, "first_match": 1}, {"number": True, "of": 2, "first_match": 2},
                 {"number": 2, "of": 10**30, "first_match": 2}):
-        assert refused(lambda bad=bad: clubs.parse_club({"name": "Bar", "part": {"file": "abc", **bad}})).key == (
+        assert refused(lambda bad=bad: club_files.parse_club({"name": "Bar", "part": {"file": "abc", **bad}})).key == (
             "part.form")
     for mark in ({"number": 2, "of": 2, "first_match": 2}, [2, 2, 3], 5):  # no file id, or not an object
-        assert refused(lambda mark=mark: clubs.parse_club({"name": "Bar", "part": mark})).key == "part.form"
-    extra = refused(lambda: clubs.parse_club(json.loads(texts[1]) | {"players": ["Zed"]}))
+        assert refused(lambda mark=mark: club_files.parse_club({"name": "Bar", "part": mark})).key == "part.form"
+    extra = refused(lambda: club_files.parse_club(json.loads(texts[1]) | {"players": ["Zed"]}))
     assert (extra.key, extra.where) == ("part.extra", "players")
 
 
 def test_a_club_of_no_match_is_one_file_however_long_its_roster(db: sqlite_utils.Database,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     club = clubs.create_club(db, "Circolo", [(f"Player {i}", None) for i in range(50)])
-    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 100)
+    monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 100)
     [part] = clubs.file_parts(db, club)
     assert part.count == 0 and "part" not in clubs.export_club(db, club)
 
@@ -542,10 +503,10 @@ def test_a_club_file_is_judged_once_and_not_inside_the_write(db: sqlite_utils.Da
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Each hand of a club file was judged three times: to refuse the file, then twice inside the write
     (its stored result and the match's summary), holding the other writers meanwhile."""
-    club_file = clubs.parse_club({"name": "Circolo", "players": ["Anna", "Bruno", "Carla"],
+    club_file = club_files.parse_club({"name": "Circolo", "players": ["Anna", "Bruno", "Carla"],
                                   "matches": [match_file(4), match_file(2)]})
     judged: list[str] = []
-    for module in (clubs, store):
+    for module in (club_files, clubs, store):
         def counted(hand: Any, real: Any = module.score_hand, where: str = module.__name__) -> Any:
             judged.append(where)
             return real(hand)
@@ -558,10 +519,10 @@ def test_a_club_file_is_judged_once_and_not_inside_the_write(db: sqlite_utils.Da
     assert db.execute("SELECT COUNT(*) FROM hand_results WHERE engine = ?", [store.engine_version()]).fetchone()[0] == 6
 
 
-def _big_club_file(matches: int) -> clubs.ClubFile:
+def _big_club_file(matches: int) -> club_files.ClubFile:
     players = ["Anna", "Bruno", "Carla"]
     hands = [(i % 3, [30, 28, 20]) for i in range(5)]
-    club_file = clubs.parse_club({"name": "Grande", "players": players,
+    club_file = club_files.parse_club({"name": "Grande", "players": players,
                                   "matches": [points_match(players, hands) for _ in range(matches)]})
     assert club_file.results  # judged before, as the web layer does
     return club_file
@@ -659,11 +620,11 @@ def test_a_part_that_fails_half_way_leaves_the_club_as_it_was_and_goes_in_again(
     """A later part is stored in steps too, aside, and moved into the club by its last step: one that fails
     half way shows nothing of itself in the club, and the same part goes in when sent again."""
     club = _parts_club(db)
-    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 12_000)
+    monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 12_000)
     texts = _all_parts(db, club)
-    again = clubs.import_club(db, clubs.parse_club(json.loads(texts[0])))
+    again = clubs.import_club(db, club_files.parse_club(json.loads(texts[0])))
     before = (clubs.count_matches(db, again.id), len(clubs.roster(db, again.id)))
-    part = clubs.parse_club(json.loads(texts[1]))
+    part = club_files.parse_club(json.loads(texts[1]))
     assert len(part.matches) >= 2
     monkeypatch.setattr(clubs, "STEP_SECONDS", 0.0)
     real, stored = clubs.add_record, list[Any]()
@@ -690,6 +651,6 @@ def test_a_part_that_fails_half_way_leaves_the_club_as_it_was_and_goes_in_again(
     assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == matches
     monkeypatch.setattr(clubs, "add_record", real)
     for text in texts[1:]:
-        clubs.add_part(db, again, clubs.parse_club(json.loads(text)))
+        clubs.add_part(db, again, club_files.parse_club(json.loads(text)))
     assert _all_parts(db, again) == texts
     assert db.execute("SELECT COUNT(*) FROM clubs").fetchone()[0] == 2  # the parts' own clubs are gone

@@ -469,3 +469,71 @@ def test_the_pages_and_sheets_say_ad_anna_in_italian(client: FlaskClient, tmp_pa
     record = parse_match(data)
     sheet_html = match_sheet_html(sheet_for(record, words=words("it", "italian")))
     assert "paga ad Anna" in sheet_html and "paga a Anna" not in sheet_html
+
+
+# --- the languages, as data ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_language_is_whole(language: str) -> None:
+    """What a language needs besides its place in LANGUAGE_NAMES: a name in itself that Babel can
+    check, a catalogue (English is the language the strings are written in) and every card's name."""
+    from babel import Locale
+
+    from scorer.engine import cardnames
+
+    name = cardnames.LANGUAGE_NAMES[language]
+    assert name.casefold() == Locale.parse(language).get_display_name(language).casefold()
+    assert (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").is_file() == (language in TRANSLATED)
+    for table in (cardnames.SUITS, cardnames.COURTS, cardnames.TRUMPS, cardnames.SINGULAR_SUITS,
+                  cardnames._COURT_LETTERS):
+        assert language in table, table
+    names = {cardnames.full_name(index, language, pack) for index in range(78) for pack in cardnames.PACKS}
+    assert len(names) == 78 + 56  # every card told apart, the suit cards by pack too
+
+
+@pytest.mark.parametrize("url", ["/new", "/clubs/new"])
+def test_every_language_menu_offers_the_languages_by_their_names(client: FlaskClient, url: str) -> None:
+    from scorer.engine.cardnames import LANGUAGE_NAMES
+
+    page = client.get(url).get_data(as_text=True)
+    menu = page.split('name="language"', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option[^>]*value="(\w+)"[^>]*>([^<]+)</option>', menu) == list(LANGUAGE_NAMES.items())
+    links = page.split('class="langs"', 1)[1].split("</nav>", 1)[0]
+    assert re.findall(r'\slang="(\w+)"', links) == list(LANGUAGES)
+
+
+def test_no_list_of_the_languages_is_written_out_by_hand() -> None:
+    """The languages are one mapping (engine/cardnames.LANGUAGE_NAMES): a sixth language is one entry
+    there, not a hunt through the menus. The code, templates and scripts name no language by its own
+    name, and write no run of three language codes, anywhere else."""
+    from scorer.engine.cardnames import LANGUAGE_NAMES
+
+    code = re.compile(r"""["']({})["']""".format("|".join(LANGUAGE_NAMES)))
+    names = [n for n in LANGUAGE_NAMES.values() if n != "English"]  # "English" is a word of the code's prose
+    found = []
+    for folder, pattern in (("scorer", "*.py"), ("templates", "*.html"), ("static", "*.js")):
+        for path in sorted((ROOT / folder).rglob(pattern)):
+            if path.name == "cardnames.py":
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                if any(f'"{n}"' in line or f"'{n}'" in line for n in names) or len(set(code.findall(line))) >= 3:
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_make_language_makes_a_catalogue_and_says_what_else(tmp_path: Path) -> None:
+    if shutil.which("make") is None:
+        pytest.fail("make is needed: the README's commands are make targets")
+    (tmp_path / "messages.pot").write_bytes(POT.read_bytes())
+    (tmp_path / "stamp").touch()  # the environment as made: nothing installed again
+    run = subprocess.run(["make", "--no-print-directory", "language", "L=pt", f"I18N={tmp_path}",
+                          f"STAMP={tmp_path / 'stamp'}"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    with (tmp_path / "pt" / "LC_MESSAGES" / "messages.po").open("rb") as made, POT.open("rb") as template:
+        catalogue, messages = read_po(made), read_po(template)
+    assert str(catalogue.locale) == "pt" and len(catalogue) == len(messages)
+    assert "LANGUAGE_NAMES" in run.stdout and "scorer/engine/cardnames.py" in run.stdout
+    again = subprocess.run(["make", "--no-print-directory", "language", "L=pt", f"I18N={tmp_path}",
+                            f"STAMP={tmp_path / 'stamp'}"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert again.returncode != 0 and "already" in again.stdout

@@ -496,7 +496,7 @@ def test_a_name_is_measured_as_it_will_be_kept(client: FlaskClient) -> None:
 
 def test_a_new_clubs_roster_box_holds_a_whole_roster() -> None:
     """The box stopped at 8,000 characters: about 150 players of the longest names, cut mid-name."""
-    from scorer.storage.clubs import MAX_SHORT
+    from scorer.engine.club_files import MAX_SHORT
     from scorer.web.clubs import ClubForm
 
     longest = limits.MAX_NAME + len(", ") + MAX_SHORT + len("\n")

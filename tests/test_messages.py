@@ -52,11 +52,11 @@ def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
     """No sentence written out in place: the reading modules raise only ``ReadError.of`` (or a subclass's)."""
     used = set()
     for name in ("records.py", "cards.py", "rulesets.py", "numbers.py", "deals.py", "duplicate.py", "ratings.py",
-                 "analysis.py"):
+                 "analysis.py", "club_files.py", "night_files.py"):
         source = (SCORER / name).read_text()
         assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
         used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))
-    clubs = (SCORER.parent / "storage" / "clubs.py").read_text()  # the club file's reader: a roster's limit
+    clubs = (SCORER.parent / "storage" / "clubs.py").read_text()  # a club's limits, checked as it is stored
     used |= set(re.findall(r'ReadError\.of\(\s*"([\w.]+)"', clubs))
     assert used == READ_TEMPLATES.keys()
 

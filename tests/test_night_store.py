@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
+from scorer.engine import night_files
 from scorer.storage import clubs, nights, store
 from scorer.storage import db as database
 
@@ -29,7 +30,7 @@ def db(path: Path) -> sqlite_utils.Database:
 
 def make(db: sqlite_utils.Database, **extra: object) -> tuple[clubs.ClubRow, nights.NightRow]:
     club = clubs.create_club(db, "Circolo", [(n, None) for n in NINE[:3]], {"language": "en"})
-    spec = nights.parse_night({"title": "Thursday", "date": "2026-12-03", "players": NINE, "seed": 7, **extra})
+    spec = night_files.parse_night({"title": "Thursday", "date": "2026-12-03", "players": NINE, "seed": 7, **extra})
     return club, nights.create_night(db, club, spec)
 
 
@@ -107,24 +108,9 @@ def test_many_readers_right_after_a_save_all_get_the_night(db: sqlite_utils.Data
     assert problems == []
 
 
-def test_too_many_players_are_refused_before_their_names_are_read() -> None:
-    """The names were cleaned and compared each with all before it (a copy of the list each time) and
-    the 60-player limit checked after: 60,000 names took 26 s of a server thread."""
-    from scorer.engine.errors import ReadError
-
-    with pytest.raises(ReadError) as crowd:
-        nights.parse_night({"players": [5] * (nights.MAX_PLAYERS + 1)})  # not even names: refused on the count
-    assert crowd.value.where == "players" and "60" in crowd.value.message
-    twice = [f"P{i}" for i in range(nights.MAX_PLAYERS - 1)] + ["p3"]
-    with pytest.raises(ReadError) as named_twice:
-        nights.parse_night({"players": twice})
-    assert named_twice.value.key == "players.named_twice" and named_twice.value.where == f"players[{len(twice) - 1}]"
-    assert len(nights.parse_night({"players": [f"P{i}" for i in range(nights.MAX_PLAYERS)]}).players) == 60
-
-
 def test_a_nights_players_join_the_roster_with_one_read_of_it(db: sqlite_utils.Database) -> None:
     club = clubs.create_club(db, "Circolo", [(n, None) for n in NINE[:3]])
-    spec = nights.parse_night({"players": NINE[:3] + [f"Guest {i}" for i in range(30)], "seed": 1})
+    spec = night_files.parse_night({"players": NINE[:3] + [f"Guest {i}" for i in range(30)], "seed": 1})
     reads: list[str] = []
     db.conn.set_trace_callback(lambda sql: reads.append(sql) if "FROM club_players" in sql and " id = " not in sql
                                else None)
@@ -186,7 +172,7 @@ def test_a_night_is_drawn_before_its_write_so_saves_do_not_wait_for_the_draw(
     (2.8 s). Drawn before the write, a save to another match goes on meanwhile; the next round is too."""
     inside = _slow_draws(monkeypatch, 1.0)
     club = clubs.create_club(db, "Circolo", [(n, None) for n in NINE[:3]], {"language": "en"})
-    spec = nights.parse_night({"title": "Thursday", "players": [n.lower() for n in NINE], "seed": 7})
+    spec = night_files.parse_night({"title": "Thursday", "players": [n.lower() for n in NINE], "seed": 7})
     made: list[nights.NightRow] = []
     waits = _save_while(path, lambda: made.append(nights.create_night(db, club, spec)))
     assert waits and max(waits) < 0.5, waits

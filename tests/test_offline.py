@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.storage import store
-from scorer.web import get_db, offline
+from scorer.web import TRANSLATED, get_db, offline
 from scorer.web.offline import _version_of
 from tests.handutil import open_form, points_data, record
 from tests.webutil import csrf_token, start_match
@@ -509,7 +509,7 @@ def test_tally_json_has_the_engines_numbers_and_where_the_stored_hands_leave_the
     assert body["texts"]["left"] == "%(num)s hands to play."
 
 
-@pytest.mark.parametrize("language", ["it", "de", "fi", "es"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_tally_json_speaks_the_pages_language(client: FlaskClient, language: str) -> None:
     token = start_match(client)
     english = client.get(f"/m/{token}/tally.json?lang=en").get_json()["texts"]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from scorer.web import TRANSLATED
 from tests.matchutil import points_match
 from tests.serverutil import Client, csrf_token, free_port, hidden
 
@@ -60,7 +61,7 @@ def test_the_wheel_carries_templates_static_files_and_catalogues(wheel: Path) ->
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"scorer/templates/base.html", "scorer/templates/pdf_match.html", "scorer/static/app.css",
             "scorer/static/live.js", "scorer/static/pdf.css"} <= names
-    for language in ("it", "de", "fi", "es"):
+    for language in TRANSLATED:
         assert f"scorer/translations/{language}/LC_MESSAGES/messages.mo" in names
 
 

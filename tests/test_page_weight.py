@@ -41,6 +41,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
+from scorer.engine import night_files
 from scorer.engine.records import hand_to_dict, parse_hand
 from scorer.storage import clubs, links, nights, store
 from scorer.web import LANGUAGES, get_db
@@ -212,7 +213,7 @@ def walk(site: Flask) -> Walk:
         clubs.attach_match(db, club.id, row.id, [p.id for p in clubs.roster(db, club.id)[:3]])
         clubs.add_season(db, club.id, "Autunno", "2026-09-01", "2026-12-31")
         clubs.rename_player(db, club.id, clubs.roster(db, club.id)[3].id, "Dora Neri", "DN")
-        night = nights.create_night(db, club, nights.parse_night(  # a club night: a table of three, one of four
+        night = nights.create_night(db, club, night_files.parse_night(  # a club night: a table of three, one of four
             {"title": "Giovedì", "players": [*PLAYERS, "Dora Neri", "Elio", "Franca", "Gino"], "rounds": 2, "seed": 3}))
         table = nights.tables(db, night.id)[0]
         store.add_hand(db, table.match_id, {"dealer": table.players[0],

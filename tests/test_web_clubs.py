@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorer.engine import club_files
 from scorer.storage import clubs as club_store
 from scorer.web import get_db
 from tests.seed import dealt_by, match_file
@@ -652,7 +653,7 @@ def test_a_large_club_file_goes_in_parts_and_comes_back_whole(client: FlaskClien
     whole = client.get(f"/c/{view}/export.json").get_data(as_text=True)
     page = client.get(f"/c/{view}/file").get_data(as_text=True)
     assert f"/c/{view}/export.json" in page and "Add the next part" not in page  # one file; the view link adds none
-    monkeypatch.setattr(club_store, "CLUB_PART_BYTES", 20_000)
+    monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 20_000)
     page = client.get(f"/c/{view}/file").get_data(as_text=True)
     links = re.findall(rf'href="(/c/{view}/export.json\?part=\d+)"', page)
     assert len(links) >= 3 and "Add the next part" not in page

@@ -24,6 +24,7 @@ from werkzeug.datastructures import Headers
 from werkzeug.routing import Rule
 
 from scorer import create_app
+from scorer.engine import night_files
 from scorer.engine.limits import MAX_UPLOAD_BYTES
 from scorer.engine.records import parse_hand
 from scorer.storage import clubs, nights, store
@@ -111,7 +112,8 @@ def build_world(app: Flask) -> World:
         roster = clubs.roster(db, club.id)
         clubs.attach_match(db, club.id, row.id, [p.id for p in roster[:3]])
         season = clubs.add_season(db, club.id, "Autunno", "2026-09-01", "2026-12-31")
-        night = nights.create_night(db, club, nights.parse_night({"players": ["Anna", "Bruno", "Carla"], "seed": 1}))
+        spec = night_files.parse_night({"players": ["Anna", "Bruno", "Carla"], "seed": 1})
+        night = nights.create_night(db, club, spec)
     return World(edit, view, hand_keys(app, edit), encode_record(record), club.edit_token, club.view_token,
                  str(roster[3].id), str(season.id), night.edit_token, night.view_token)
 

@@ -1,4 +1,4 @@
-"""Card names in the game's own words, in five languages and for both packs.
+"""Card names in the game's own words, in every language of the app and for both packs.
 
 A table owns either an Italian-suited Tarocco Piemontese (cups, coins, batons,
 swords) or a French-suited Tarot Nouveau (hearts, diamonds, clubs, spades); the
@@ -25,9 +25,11 @@ from .cards import (
 )
 from .cards import TRUMPS as TRUMP_COUNT
 
-LANGUAGES = ("it", "en", "de", "fi", "es")
-"""The languages of the pages, the sheets and the card names, in RECORD.md's order (a match file's
-``language``); the one defined list."""
+LANGUAGE_NAMES: dict[str, str] = {"it": "Italiano", "en": "English", "de": "Deutsch", "fi": "Suomi", "es": "Español"}
+"""The languages of the pages, the sheets and the card names, each with its name in itself (what the
+menus show), in RECORD.md's order (a match file's ``language``): the one defined list. A language is
+added here, with its card names below and its catalogue (``make language L=xx`` says the rest)."""
+LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 DEFAULT_LANGUAGE = "en"
 PACKS = ("italian", "french")
 """The packs a table may hold (a match file's ``pack``)."""

@@ -208,6 +208,22 @@ READ_TEMPLATES: dict[str, str] = {
     "part.early": N_("this is part %(number)s: add part %(next)s first"),
     "part.cut": N_("this part begins with match %(first)s, and the parts before it ended with match %(last)s: "
                    "take every part from the same download of the club's file"),
+    # a club's file and a night (docs/CLUB.md, docs/NIGHT.md)
+    "date.form": N_("Write the date as YYYY-MM-DD."),
+    "club.defaults": N_("A club keeps only these defaults: language, pack, ruleset, end, settle, stake."),
+    "club.seasons": N_("Write the seasons as a list."),
+    "club.season_backwards": N_("The season ends before it begins."),
+    "club.roster_map": N_("A match's roster maps names of its players to roster names."),
+    "club.same_player": N_("Two seats of the match are the same roster player."),
+    "club.history": N_("Write the history as a list of objects, each with \"at\" and \"event\"."),
+    "night.rounds": N_("Write the number of rounds as a whole number from 1 to 10."),
+    "night.hands_per_round": N_("Write the hands per round as a whole number from 1 to 30."),
+    "night.crowd": N_("A night may have at most 60 players."),
+    "night.few": N_("A night needs at least 3 players present."),
+    "night.seating": N_('Seating is "mixed" or "ranking".'),
+    "night.ranking": N_('Ranking is "total" or "placings".'),
+    "night.seed": N_("The seed is a whole number from 0 up."),
+    "night.ruleset": N_("A night's rules are for three players; tables of four play the four deal."),
 }
 """The sentences read errors are told in, each after where it stands in the file
 (``hands[3].points.Anna: ...``). Values quoted from the input (a card code that is none, a

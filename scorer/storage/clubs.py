@@ -12,8 +12,9 @@ hand count, the sum of its hands' versions, its last change and the summary
 version) no longer matches, so any change to a hand, whichever page or program
 made it, is seen on the next read without re-judging the other matches.
 
-``scarto-club/1`` (docs/CLUB.md) is written by :func:`export_club` and read by
-:func:`parse_club` / :func:`import_club`.
+``scarto-club/1`` (docs/CLUB.md) is read and written by :mod:`scorer.engine.club_files`, without a
+database; here a file read there is stored (:func:`import_club`, :func:`add_part`) and a club stored
+is handed to it to write (:func:`export_club`).
 """
 
 from __future__ import annotations
@@ -27,43 +28,30 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cached_property, lru_cache
 from typing import Any
 
 import sqlite_utils
 
+from ..engine.club_files import (
+    ClubFile,
+    ClubHead,
+    FilePart,
+    PartMark,
+    clean_name,
+    cut_parts,
+    entry_bytes,
+    file_bytes,
+    name_key,
+    short_name,
+)
 from ..engine.clubs import SUMMARY_VERSION, MatchSummary, summarise
-from ..engine.errors import ReadError, ScartoError
-from ..engine.limits import (
-    CLUB_PART_BYTES,
-    CLUB_PART_HANDS,
-    MAX_CLUB_FILE_HANDS,
-    MAX_CLUB_MATCHES,
-    MAX_NAME,
-    MAX_ROSTER,
-    MAX_SEASONS,
-)
-from ..engine.messages import N_
-from ..engine.records import (
-    MatchRecord,
-    check_name,
-    dumps,
-    match_to_dict,
-    one_space,
-    parse_match,
-    player_name,
-)
-from ..engine.rulesets import find_ruleset
+from ..engine.errors import ReadError
+from ..engine.limits import MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
+from ..engine.records import MatchRecord
 from ..engine.scoring import HandResult, score_hand
 from ..engine.standings import standings
 from . import store
 from .db import token_key
-
-CLUB_FORMAT = "scarto-club/1"
-DEFAULT_KEYS = ("language", "pack", "ruleset", "end", "settle", "stake")
-"""What a club's defaults for new matches may hold (as in ``scarto-match/1``)."""
-MAX_SHORT = 12
-"""A short name's length, for narrow columns (CLUB.md)."""
 
 
 class ClubError(store.StoreError):
@@ -119,48 +107,10 @@ class Event:
     created_at: str
 
 
-# --- names and defaults ----------------------------------------------------------
-
-
-def clean_name(value: object, where: str = "name", *, player: bool = True) -> str:
-    """A player's (or club's) name as RECORD.md reads names, as a match reads its players' (NFC, zero-width
-    characters taken out, trimmed), runs of spaces inside it made one: 1 to 40 characters of one line of
-    visible text (records.check_name). So "Anna" and "Anna" with a zero-width space in it are one roster
-    player, as they are one player in a match, and a name typed with two spaces between its words is not a
-    second player.
-    ``player=False`` for a club's, a season's or a night's name: an empty one is not "a player name"."""
-    name = player_name(value) if isinstance(value, str) else ""
-    if not name:
-        raise ReadError.of("players.empty_name", where) if player else ReadError.of("name.empty", where)
-    check_name(name, where)  # one line of visible text, as a match's players
-    name = one_space(name)  # "Anna   Rossi" is Anna Rossi, as name_key compares
-    if len(name) > MAX_NAME:
-        raise ReadError.of("players.too_long", where, length=len(name), most=MAX_NAME)
-    return name
-
-
-def check_defaults(value: object, where: str = "defaults") -> dict[str, Any]:
-    """A club's defaults, read as a ``scarto-match/1`` would be and written canonically (ReadError if bad)."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ReadError.of("record.not_object", where, kind=type(value).__name__)
-    unknown = [k for k in value if k not in DEFAULT_KEYS]
-    if unknown:
-        raise ReadError(N_("A club keeps only these defaults: language, pack, ruleset, end, settle, stake."),
-                        f"{where}.{unknown[0]}")
-    ruleset = find_ruleset(value.get("ruleset"))
-    names = [f"P{i}" for i in range(1, ruleset.players + 1)]
-    match = parse_match({**value, "format": "scarto-match/1", "players": names, "first_dealer": names[0],
-                         "hands": []})
-    written = match_to_dict(match)
-    return {k: written[k] for k in DEFAULT_KEYS if k in value and k in written}
-
-
 # --- clubs -----------------------------------------------------------------------
 
 
-def create_club(db: sqlite_utils.Database, name: str, players: list[tuple[str, str | None]],
+def create_club(db: sqlite_utils.Database, name: str, players: Sequence[tuple[str, str | None]],
                 settings: dict[str, Any] | None = None, *, stamp: str | None = None,
                 hidden: bool = False) -> ClubRow:
     """Store a new club and its roster under fresh tokens (NameTaken if a name is there twice).
@@ -252,24 +202,9 @@ def get_player(db: sqlite_utils.Database, club_id: int, player_id: int) -> Playe
     return _player_row(rows[0])
 
 
-def name_key(name: str) -> str:
-    """What two roster names are compared by: the name as a match reads it, spaces inside it counted as
-    one, in any case. A name stored
-    before rosters were read so (with a zero-width space, or an accent as a second character) still
-    finds its player, and no second one is made for it."""
-    return one_space(player_name(name)).casefold()
-
-
 def _named(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow | None:
     key = name_key(name)
     return next((p for p in roster(db, club_id) if name_key(p.name) == key), None)
-
-
-def _short(value: str | None) -> str | None:
-    """A short name as its name is read; none when nothing visible is left (spaces, zero-width characters)."""
-    if value is None or not player_name(value):
-        return None
-    return clean_name(value, "short")[:MAX_SHORT]
 
 
 def add_player(db: sqlite_utils.Database, club_id: int, name: str, short: str | None = None, *,
@@ -294,11 +229,11 @@ def _room_for(db: sqlite_utils.Database, club_id: int, joining: int) -> None:
 
 def _insert_player(db: sqlite_utils.Database, club_id: int, name: str, short: str | None, stamp: str) -> PlayerRow:
     """A roster row for a name already cleaned and checked (free, and room on the roster)."""
-    short_name = _short(short)
+    short = short_name(short)
     pk = db.execute("INSERT INTO club_players (club_id, name, short, merged_into, created_at) "
-                    "VALUES (?, ?, ?, NULL, ?)", [club_id, name, short_name, stamp]).lastrowid
+                    "VALUES (?, ?, ?, NULL, ?)", [club_id, name, short, stamp]).lastrowid
     assert pk is not None
-    return PlayerRow(int(pk), name, short_name, None, stamp)
+    return PlayerRow(int(pk), name, short, None, stamp)
 
 
 def player_for(db: sqlite_utils.Database, club_id: int, name: str) -> PlayerRow:
@@ -357,8 +292,8 @@ def rename_player(db: sqlite_utils.Database, club_id: int, player_id: int, name:
         other = _named(db, club_id, name)
         if other is not None and other.id != player_id:
             raise NameTaken(name)
-        short_name = _short(short)
-        db.execute("UPDATE club_players SET name = ?, short = ? WHERE id = ?", [name, short_name, player_id])
+        short = short_name(short)
+        db.execute("UPDATE club_players SET name = ?, short = ? WHERE id = ?", [name, short, player_id])
         if name != player.name:
             event(db, club_id, "rename", {"from": player.name, "to": name})
     return get_player(db, club_id, player_id)
@@ -704,38 +639,12 @@ def file_id(db: sqlite_utils.Database, club: ClubRow) -> str:
     return hashlib.sha256(b"scarto-club-file\0" + club.edit_token.encode()).hexdigest()[:16]
 
 
-def file_bytes(match: dict[str, Any]) -> int:
-    """The bytes a match (a ``scarto-match/1`` value) takes in a club file's ``matches`` list, as
-    :func:`scorer.engine.records.dumps` writes it there: two levels in, four more spaces on each line."""
-    text = json.dumps(match, ensure_ascii=False, indent=2)
-    return len(text.encode()) + 4 * (text.count("\n") + 1)
-
-
-@dataclass(frozen=True)
-class FilePart:
-    """Consecutive matches of the club, oldest first, written in one file of its export."""
-
-    number: int
-    first: int
-    """Its first match's index among the club's matches, oldest first (from 0)."""
-    count: int
-    hands: int
-    size: int
-    """Its file's bytes at most (exact but for the digits of its ``part`` numbers)."""
-
-
 class InParts(ClubError):
     """The club's file is too large for one file: it is written in parts, each asked for by number."""
 
     def __init__(self, parts: int) -> None:
         super().__init__(f"in {parts} parts")
         self.parts = parts
-
-
-_PART_MARK: dict[str, Any] = {"file": "f" * 16, "number": MAX_CLUB_MATCHES, "of": MAX_CLUB_MATCHES,
-                              "first_match": MAX_CLUB_MATCHES}
-"""A ``part`` as long as any written (a part holds a match at least): the head measured with it
-bounds every part's own."""
 
 
 class _ClubFileWriter:
@@ -755,32 +664,16 @@ class _ClubFileWriter:
         return {seat: self.names[pid] for seat, pid in zip(row.players, self.table.get(row.id, ()), strict=True)
                 if self.names[pid] != seat}
 
-    def head(self, part: dict[str, Any] | None, *, first: bool) -> dict[str, Any]:
-        """The file's keys but its matches (an empty list in their place): the whole club's for the
-        first part, only the format, name and part for the others (the club the first made has the rest)."""
-        out: dict[str, Any] = {"format": CLUB_FORMAT, "name": self.club.name}
-        if part is not None:
-            out["part"] = part
-        if not first:
-            out["matches"] = []
-            return out
-        if self.club.settings:
-            out["defaults"] = self.club.settings
-        out["players"] = [{"name": p.name, **({"short": p.short} if p.short else {})}
-                          for p in self.players if p.merged_into is None]
-        seasons_ = seasons(self.db, self.club.id)
-        if seasons_:
-            out["seasons"] = [{"name": s.name, "from": s.start, "to": s.end} for s in seasons_]
-        out["matches"] = []
-        history = events(self.db, self.club.id)
-        if history:
-            out["history"] = [{"at": e.created_at, "event": e.kind, **e.details} for e in history]
-        return out
+    def head(self) -> ClubHead:
+        """What the file holds besides its matches: the roster as it stands, the seasons, the history."""
+        return ClubHead(self.club.name, self.club.settings,
+                        [(p.name, p.short) for p in self.players if p.merged_into is None],
+                        [(s.name, s.start, s.end) for s in seasons(self.db, self.club.id)],
+                        [{"at": e.created_at, "event": e.kind, **e.details} for e in events(self.db, self.club.id)])
 
     def parts(self) -> list[FilePart]:
-        """The matches cut into parts of at most :data:`CLUB_PART_BYTES` and :data:`CLUB_PART_HANDS`
-        (a match alone always makes a part; a club of no match is one file), from the sizes kept with the
-        summaries (:func:`_measure` has made them current; a match changed since is measured here)."""
+        """The matches cut into parts (:func:`cut_parts`), from the sizes kept with the summaries
+        (:func:`_measure` has made them current; a match changed since is measured here)."""
         sizes = {match_id: (size, hands) for match_id, stamp, size, hands, updated_at, changes
                  in self.db.execute(
                      "SELECT s.match_id, s.stamp, s.file_bytes, s.file_hands, m.updated_at, m.changes "
@@ -792,29 +685,14 @@ class _ClubFileWriter:
             if row.id not in sizes:
                 data = store.match_data(self.db, row)
                 sizes[row.id] = (file_bytes(data), len(data["hands"]))
-        # each match in the list: its bytes and its roster entry, then a new line and a comma (or "\n  ]")
-        matches = [(sizes[r.id][0] + _roster_bytes(self._mapping(r)) + 2, sizes[r.id][1]) for r in self.rows]
-        # in place of "[]": "[", each match after a new line, a comma between, "\n  ]"
-        whole = _size(self.head(None, first=True)) + (sum(b for b, _h in matches) + 2 if matches else 0)
-        hands = sum(h for _b, h in matches)
-        if (whole <= CLUB_PART_BYTES and hands <= CLUB_PART_HANDS) or not matches:
-            return [FilePart(1, 0, len(matches), hands, whole)]
-        heads = (_size(self.head(_PART_MARK, first=True)) + 2, _size(self.head(_PART_MARK, first=False)) + 2)
-        parts: list[FilePart] = []
-        start, size, held = 0, heads[0], 0
-        for index, (match_bytes, match_hands) in enumerate(matches):
-            if index > start and (size + match_bytes > CLUB_PART_BYTES or held + match_hands > CLUB_PART_HANDS):
-                parts.append(FilePart(len(parts) + 1, start, index - start, held, size))
-                start, size, held = index, heads[1], 0
-            size, held = size + match_bytes, held + match_hands
-        parts.append(FilePart(len(parts) + 1, start, len(matches) - start, held, size))
-        return parts
+        head = self.head()
+        return cut_parts(lambda mark, first: head.value(mark, first=first),
+                         [(entry_bytes(sizes[r.id][0], self._mapping(r)), sizes[r.id][1]) for r in self.rows])
 
     def value(self, part: FilePart, *, whole: bool, of: int = 1) -> dict[str, Any]:
         """One part's file (the whole club's when ``whole``)."""
-        mark: dict[str, Any] | None = None if whole else {
-            "file": file_id(self.db, self.club), "number": part.number, "of": of, "first_match": part.first + 1}
-        out = self.head(mark, first=part.number == 1)
+        mark = None if whole else PartMark(file_id(self.db, self.club), part.number, of, part.first + 1)
+        out = self.head().value(mark, first=part.number == 1)
         for row in self.rows[part.first:part.first + part.count]:
             data = store.match_data(self.db, row)
             mapping = self._mapping(row)
@@ -822,184 +700,6 @@ class _ClubFileWriter:
                 data["roster"] = mapping
             out["matches"].append(data)
         return out
-
-
-def _size(value: dict[str, Any]) -> int:
-    return len(dumps(value).encode())
-
-
-@lru_cache(maxsize=4096)
-def _mapping_bytes(pairs: tuple[tuple[str, str], ...]) -> int:
-    return file_bytes({"k": 0, "roster": dict(pairs)}) - file_bytes({"k": 0})
-
-
-def _roster_bytes(mapping: dict[str, str]) -> int:
-    """What a match's ``roster`` entry adds to its bytes in the club file (nothing when empty): a club's
-    matches share a few (a renamed player's seats), each measured once."""
-    return _mapping_bytes(tuple(mapping.items())) if mapping else 0
-
-
-@dataclass(frozen=True)
-class ClubFile:
-    """A ``scarto-club/1`` value read and checked, ready to store."""
-
-    name: str
-    defaults: dict[str, Any]
-    players: list[tuple[str, str | None]]
-    seasons: list[tuple[str, str, str]]
-    matches: list[tuple[MatchRecord, list[str]]]
-    """Each match with the roster name of each of its seats."""
-    history: list[dict[str, Any]]
-    part: PartMark | None = None
-    """Which part of a club's file this is, for a club written in parts (None: a whole club's file)."""
-
-    @cached_property
-    def results(self) -> list[list[HandResult]]:
-        """Each match's hands judged, once: to refuse a file with errors, then to store it (not again
-        inside the write)."""
-        judged = []
-        for match, _seated in self.matches:
-            judged.append([score_hand(hand) for hand in match.hands])
-            _let_threads_run()
-        return judged
-
-
-def _let_threads_run() -> None:
-    """Between two matches of a club file being read or judged (seconds of work for a large one), the
-    process's other threads get the interpreter: a thread of this process that saves a hand or makes a
-    page takes it back after each call into SQLite or the network, and without a pause here waited up
-    to the interpreter's switch interval (5 ms) each time, a hundred times a save."""
-    time.sleep(0)
-
-
-@dataclass(frozen=True)
-class PartMark:
-    """A part's ``part`` key: its number, how many parts the club's file had, its first match's number."""
-
-    file: str
-    """The id of the club's file the part is of (:func:`file_id`)."""
-    number: int
-    of: int
-    first_match: int
-
-
-PART_ONLY = ("format", "name", "part", "matches")
-"""What a later part holds: the club its part 1 made has the rest."""
-
-
-def _part_mark(data: dict[str, Any]) -> PartMark | None:
-    value = data.get("part")
-    if value is None:
-        return None
-    numbers = [value.get(k) for k in ("number", "of", "first_match")] if isinstance(value, dict) else []
-    if len(numbers) != 3 or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_CLUB_MATCHES
-                                    for n in numbers):
-        raise ReadError.of("part.form", "part")
-    file = value.get("file") if isinstance(value, dict) else None
-    if not isinstance(file, str) or not 0 < len(file) <= 64:
-        raise ReadError.of("part.form", "part.file")
-    mark = PartMark(file, *(int(n) for n in numbers if isinstance(n, int)))
-    if mark.number > mark.of or (mark.number == 1) != (mark.first_match == 1):
-        raise ReadError.of("part.form", "part")
-    extra = [key for key in data if key not in PART_ONLY] if mark.number > 1 else []
-    if extra:
-        raise ReadError.of("part.extra", extra[0])
-    return mark
-
-
-def _date(value: object, where: str) -> str:
-    from datetime import date
-
-    if not isinstance(value, str):
-        raise ReadError(N_("Write the date as YYYY-MM-DD."), where)
-    try:
-        return date.fromisoformat(value.strip()).isoformat()
-    except ValueError as exc:
-        raise ReadError(N_("Write the date as YYYY-MM-DD."), where) from exc
-
-
-def parse_club(data: object) -> ClubFile:
-    """A ``scarto-club/1`` value to a ClubFile; ReadError naming what and where otherwise.
-
-    ``players`` entries are names or ``{"name", "short"}`` objects; a match's seat is
-    played by the roster player of its ``roster`` entry, else of its own name (a name
-    not on the roster joins it).
-    """
-    if not isinstance(data, dict):
-        raise ReadError.of("record.not_object", "record", kind=type(data).__name__)
-    given = data.get("format", CLUB_FORMAT)
-    if given != CLUB_FORMAT:
-        raise ReadError.of("record.format", "format", given=repr(given), expected=repr(CLUB_FORMAT))
-    name = clean_name(data.get("name"), "name", player=False)
-    defaults = check_defaults(data.get("defaults"))
-    raw_players = data.get("players", [])
-    if not isinstance(raw_players, list):
-        raise ReadError.of("players.not_list", "players")
-    if len(raw_players) > MAX_ROSTER:  # before any name is read
-        raise ReadError.of("limit.roster", "players", count=len(raw_players), limit=MAX_ROSTER)
-    players: list[tuple[str, str | None]] = []
-    folded: set[str] = set()
-    for i, entry in enumerate(raw_players):
-        where = f"players[{i}]"
-        if isinstance(entry, dict):
-            player, short = clean_name(entry.get("name"), f"{where}.name"), entry.get("short")
-            if short is not None and not isinstance(short, str):
-                raise ReadError.of("field.not_text", f"{where}.short", kind=type(short).__name__)
-        else:
-            player, short = clean_name(entry, where), None
-        if player.casefold() in folded:
-            raise ReadError.of("players.named_twice", "players", name=repr(player))
-        folded.add(player.casefold())
-        players.append((player, _short(short)))
-    raw_seasons = data.get("seasons", [])
-    if not isinstance(raw_seasons, list):
-        raise ReadError(N_("Write the seasons as a list."), "seasons")
-    if len(raw_seasons) > MAX_SEASONS:
-        raise ReadError.of("limit.seasons", "seasons", count=len(raw_seasons), limit=MAX_SEASONS)
-    seasons_ = []
-    for i, entry in enumerate(raw_seasons):
-        where = f"seasons[{i}]"
-        if not isinstance(entry, dict):
-            raise ReadError.of("record.not_object", where, kind=type(entry).__name__)
-        start, end = _date(entry.get("from"), f"{where}.from"), _date(entry.get("to"), f"{where}.to")
-        if end < start:
-            raise ReadError(N_("The season ends before it begins."), where)
-        seasons_.append((clean_name(entry.get("name"), f"{where}.name", player=False), start, end))
-    raw_matches = data.get("matches", [])
-    if not isinstance(raw_matches, list):
-        raise ReadError.of("record.hands", "matches")
-    if len(raw_matches) > MAX_CLUB_MATCHES:  # before any is read: each costs about half a millisecond to store
-        raise ReadError.of("limit.club_matches", "matches", count=len(raw_matches), limit=MAX_CLUB_MATCHES)
-    matches = []
-    hands = 0
-    for i, entry in enumerate(raw_matches):
-        _let_threads_run()
-        where = f"matches[{i}]"
-        try:
-            match = parse_match(entry)
-        except ScartoError as exc:
-            raise ReadError(exc.message, f"{where}.{exc.where}" if exc.where else where, key=exc.key,
-                            params=exc.params) from exc
-        mapping = entry.get("roster", {}) if isinstance(entry, dict) else {}
-        if not isinstance(mapping, dict) or not all(k in match.players for k in mapping):
-            raise ReadError(N_("A match's roster maps names of its players to roster names."), f"{where}.roster")
-        seated = [clean_name(mapping.get(p, p), f"{where}.roster") for p in match.players]
-        if len({s.casefold() for s in seated}) != len(seated):
-            raise ReadError(N_("Two seats of the match are the same roster player."), f"{where}.roster")
-        hands += len(match.hands)
-        if hands > MAX_CLUB_FILE_HANDS:  # one write stores the file: its length bounds what the others wait
-            raise ReadError.of("limit.club_hands", "matches", count=hands, limit=MAX_CLUB_FILE_HANDS)
-        matches.append((match, seated))
-        folded.update(s.casefold() for s in seated)  # a name not on the roster joins it
-        if len(folded) > MAX_ROSTER:
-            raise ReadError.of("limit.roster", f"{where}.roster", count=len(folded), limit=MAX_ROSTER)
-    raw_history = data.get("history", [])
-    if not isinstance(raw_history, list) or not all(
-            isinstance(e, dict) and isinstance(e.get("event"), str) and isinstance(e.get("at"), str)
-            for e in raw_history):
-        raise ReadError(N_("Write the history as a list of objects, each with \"at\" and \"event\"."), "history")
-    return ClubFile(name, defaults, players, seasons_, matches, [dict(e) for e in raw_history],
-                    _part_mark(data))
 
 
 STEP_SECONDS = 0.02

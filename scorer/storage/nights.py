@@ -2,9 +2,10 @@
 
 A night (``nights``) is reached by its own capability links, looked up by the SHA-256
 of the token as matches and clubs are. Its settings hold what ``scarto-night/1``
-(docs/NIGHT.md) gave: the players present, the rounds, hands per round, seating and
-ranking methods, the seed, the rules, and what the rounds needed when they were seated
-(the byes, the rankings a Swiss round was seated from, forced starts with their reason).
+(docs/NIGHT.md, read by :mod:`scorer.engine.night_files`) gave: the players present,
+the rounds, hands per round, seating and ranking methods, the seed, the rules, and what
+the rounds needed when they were seated (the byes, the rankings a Swiss round was seated
+from, forced starts with their reason).
 
 Each table (``night_tables``) is an ordinary match of the club (scorer/storage/clubs.py:
 ``add_record``), so its hands count in the club's statistics and seasons like any other,
@@ -17,33 +18,28 @@ from __future__ import annotations
 
 import hmac
 import json
-import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, overload
+from typing import Any
 
 import sqlite_utils
 
 from ..engine import nights as ranking
 from ..engine import seating
 from ..engine.clubs import MatchSummary
-from ..engine.errors import ReadError
-from ..engine.messages import N_
+from ..engine.night_files import NightSpec
 from ..engine.records import MATCH_FORMAT, parse_match
-from ..engine.rulesets import dealt, find_ruleset
+from ..engine.rulesets import dealt
 from . import clubs as club_store
 from . import store
 from .db import token_key
 
-NIGHT_FORMAT = "scarto-night/1"
-MAX_ROUNDS = 10
-MAX_HANDS = 30
-MAX_PLAYERS = 60
 MAX_REASON = 200
+"""Characters of the reason a round was started before its tables finished (kept in the history)."""
 
 TitleFor = Callable[[str, int, int], str]
 """Makes a table's match title from the night's title, the round and the table number."""
@@ -75,89 +71,6 @@ class AlreadyStarted(NightError):
     def __init__(self, current: int) -> None:
         super().__init__("already started")
         self.current = current
-
-
-@dataclass(frozen=True)
-class NightSpec:
-    """A ``scarto-night/1`` value read and checked."""
-
-    title: str
-    date: str
-    players: list[str]
-    rounds: int
-    hands_per_round: int | None
-    seating: seating.Seating
-    ranking: ranking.Ranking
-    seed: int
-    ruleset: Any = None
-
-
-_RANGES = {
-    "rounds": (MAX_ROUNDS, N_("Write the number of rounds as a whole number from 1 to 10.")),
-    "hands_per_round": (MAX_HANDS, N_("Write the hands per round as a whole number from 1 to 30.")),
-}
-
-
-@overload
-def _integer(data: dict[str, Any], key: str, default: int) -> int: ...
-@overload
-def _integer(data: dict[str, Any], key: str, default: None) -> int | None: ...
-def _integer(data: dict[str, Any], key: str, default: int | None) -> int | None:
-    """The whole number at ``key`` in its range; absent, ``default``. ``null`` stands for "none" only
-    where none is allowed (no default): where one is needed, it is refused like any other wrong value."""
-    value = data.get(key, default)
-    if value is None and default is None:
-        return None
-    high, message = _RANGES[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-        raise ReadError(message, key)
-    return value
-
-
-def parse_night(data: object, club_defaults: dict[str, Any] | None = None) -> NightSpec:
-    """A ``scarto-night/1`` body to a NightSpec; ReadError naming what and where otherwise."""
-    if not isinstance(data, dict):
-        raise ReadError.of("record.not_object", "record", kind=type(data).__name__)
-    given = data.get("format", NIGHT_FORMAT)
-    if given != NIGHT_FORMAT:
-        raise ReadError.of("record.format", "format", given=repr(given), expected=repr(NIGHT_FORMAT))
-    title = club_store.clean_name(data.get("title", "Club night"), "title", player=False)
-    raw_date = data.get("date")
-    if raw_date is None:
-        day = datetime.now(UTC).date().isoformat()
-    else:
-        day = club_store._date(raw_date, "date")
-    raw_players = data.get("players")
-    if not isinstance(raw_players, list):
-        raise ReadError.of("players.not_list", "players")
-    if len(raw_players) > MAX_PLAYERS:  # before any name is read: the work stays bounded
-        raise ReadError(N_("A night may have at most 60 players."), "players")
-    players = [club_store.clean_name(p, f"players[{i}]") for i, p in enumerate(raw_players)]
-    seen: set[str] = set()
-    for i, name in enumerate(players):
-        if name.casefold() in seen:
-            raise ReadError.of("players.named_twice", f"players[{i}]", name=repr(name))
-        seen.add(name.casefold())
-    if len(players) < seating.MIN_PLAYERS:
-        raise ReadError(N_("A night needs at least 3 players present."), "players")
-    rounds = _integer(data, "rounds", 3)
-    hands = _integer(data, "hands_per_round", None)
-    method = data.get("seating", "mixed")
-    if method not in seating.SEATINGS:
-        raise ReadError(N_('Seating is "mixed" or "ranking".'), "seating")
-    by = data.get("ranking", "total")
-    if by not in ranking.RANKINGS:
-        raise ReadError(N_('Ranking is "total" or "placings".'), "ranking")
-    seed = data.get("seed")
-    if seed is None:
-        seed = secrets.randbelow(10**9)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**53:
-        raise ReadError(N_("The seed is a whole number from 0 up."), "seed")
-    ruleset = data.get("ruleset", (club_defaults or {}).get("ruleset"))
-    rules = find_ruleset(ruleset)
-    if rules.players != 3:
-        raise ReadError(N_("A night's rules are for three players; tables of four play the four deal."), "ruleset")
-    return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset)
 
 
 @dataclass(frozen=True)
@@ -208,6 +121,12 @@ class NightRow:
     @property
     def forced(self) -> list[dict[str, Any]]:
         return list(self.settings.get("forced", []))
+
+    @property
+    def spec(self) -> NightSpec:
+        """What the night was asked with, as stored (its file written back: :func:`night_document`)."""
+        return NightSpec(self.title, self.date, self.players, self.rounds_planned, self.hands_per_round,
+                         self.seating, self.ranking_method, self.seed, self.settings.get("ruleset"))
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,12 @@ from . import filters, labels, safety
 from .context import close_db, end_save_turn, get_db, take_save_turn, wants_json
 from .labels import error_sentence
 
-__all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATIONS", "create_app", "get_db"]
+__all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATED", "TRANSLATIONS", "create_app", "get_db"]
 
 LANGUAGES = (DEFAULT_LANGUAGE, *(code for code in ENGINE_LANGUAGES if code != DEFAULT_LANGUAGE))
 """The engine's languages, the default first (what a browser that states no preference gets)."""
+TRANSLATED = LANGUAGES[1:]
+"""The languages with a catalogue in TRANSLATIONS: all but English, the language the strings are written in."""
 
 csrf = CSRFProtect()
 babel = Babel()

@@ -26,7 +26,9 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import DateField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Optional
 
+from ..engine import club_files
 from ..engine import clubs as stats
+from ..engine.cardnames import LANGUAGE_NAMES
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
@@ -164,10 +166,7 @@ def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
 
 # --- forms -----------------------------------------------------------------------
 
-LANGUAGE_CHOICES = [("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"), ("es", "Español")]
-
-
-ROSTER_TEXT = MAX_ROSTER * (MAX_NAME + len(", ") + club_store.MAX_SHORT + len("\n"))
+ROSTER_TEXT = MAX_ROSTER * (MAX_NAME + len(", ") + club_files.MAX_SHORT + len("\n"))
 """Characters of a new club's roster box: as many players as a roster holds, each with the longest name
 and short name (8,000 stopped a pasted roster at about 150 players of 40 characters, cut mid-name)."""
 
@@ -185,7 +184,7 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
     currency = StringField(_l("Currency"), validators=[Optional(), Longest(MAX_CURRENCY)], default="EUR")
     pack = RadioField(_l("Your pack"), choices=choices([("italian", _l("Italian suits")),
                                                        ("french", _l("French suits"))]), default="italian")
-    language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_CHOICES), default="en")
+    language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_NAMES.items()), default="en")
 
     def validate_stake(self, field: Any) -> None:
         read_stake(field.data or "")
@@ -208,7 +207,7 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
         amount = read_stake(self.stake.data or "")
         if amount is not None:
             out["stake"] = {"per_point": str(amount), "currency": currency_text(self.currency.data or "")}
-        return club_store.check_defaults(out)
+        return club_files.check_defaults(out)
 
     def fill(self, settings: dict[str, Any]) -> None:
         ruleset = settings.get("ruleset", "classic")
@@ -234,7 +233,7 @@ class SeasonForm(Form):
 
 class PlayerForm(Form):
     name = StringField(_l("Name"), filters=[typed], validators=[DataRequired(), Longest(MAX_NAME)])
-    short = StringField(_l("Short name (optional)"), validators=[Optional(), Longest(club_store.MAX_SHORT)])
+    short = StringField(_l("Short name (optional)"), validators=[Optional(), Longest(club_files.MAX_SHORT)])
 
 
 class MergeForm(Form):
@@ -312,7 +311,7 @@ def import_club() -> Any:
     return render_template("club_import.html", form=form, problems=problems), status
 
 
-def _uploaded_club_file(form: ImportClubForm) -> club_store.ClubFile:
+def _uploaded_club_file(form: ImportClubForm) -> club_files.ClubFile:
     """The club file a form brings, as a file or pasted; ScartoError saying what is wrong otherwise."""
     upload = form.file.data
     if isinstance(upload, FileStorage) and upload.filename:
@@ -321,10 +320,10 @@ def _uploaded_club_file(form: ImportClubForm) -> club_store.ClubFile:
         value = loads((form.text.data or "").strip().encode(), "text")
     else:
         raise ScartoError(_("Choose a file or paste its text."))
-    return club_store.parse_club(value)
+    return club_files.parse_club(value)
 
 
-def _file_errors(club_file: club_store.ClubFile) -> list[str]:
+def _file_errors(club_file: club_files.ClubFile) -> list[str]:
     """The hands with errors in a club file: such a file is refused whole, as a match file is."""
     from .labels import problem_text
 
@@ -494,7 +493,7 @@ def add_match(token: str) -> Any:
             upload = form.file.data
             if isinstance(upload, FileStorage) and upload.filename:
                 record = parse_match(loads(upload.read(), "file"))
-                one = club_store.ClubFile("", {}, [], [], [(record, [])], [])
+                one = club_files.ClubFile("", {}, [], [], [], [(record, [])])
                 errors = _file_errors(one)
                 if errors:
                     raise ScartoError("; ".join(e.replace("matches[0].", "") for e in errors))
@@ -557,11 +556,11 @@ def _map_seats(club: club_store.ClubRow, token: str, match_token: str) -> Any:
         else:
             flash(_("The match is in the club, its players mapped to the roster."))
             return redirect(url_for("clubs.club_page", token=token))
-    by_fold = {club_store.name_key(p.name): p.id for p in roster}
+    by_fold = {club_files.name_key(p.name): p.id for p in roster}
     if current is not None:
         preset = [str(pid) for pid in current]
     else:
-        preset = [str(by_fold[club_store.name_key(n)]) if club_store.name_key(n) in by_fold else "new"
+        preset = [str(by_fold[club_files.name_key(n)]) if club_files.name_key(n) in by_fold else "new"
                   for n in row.players]
     status = 400 if request.method == "POST" else 200
     return render_template("club_map.html", club=club, token=token, match=row, match_token=match_token,
@@ -609,7 +608,7 @@ def rename_player(token: str, player_id: int) -> Any:
     club, _can_edit = load_club(token, edit=True)
     form = PlayerForm()
     if not form.validate_on_submit():
-        flash(_("A short name is at most %(most)s characters.", most=club_store.MAX_SHORT) if form.short.errors
+        flash(_("A short name is at most %(most)s characters.", most=club_files.MAX_SHORT) if form.short.errors
               and not form.name.errors else _("Write the new name (at most %(most)s characters).", most=MAX_NAME),
               "error")
         return _player_page(token, player_id, form, 400)  # what was typed stays in the boxes

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint
 
 from .. import rater
+from ..engine import club_files
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_HANDS
 from ..engine.ratings import rated_players, ratings_document
@@ -37,7 +38,7 @@ def _club_file(value: Any, outcome: str) -> tuple[Any, Any]:
     """(the ``scarto-club/1`` body read, None), or (None, the 400 listing what is wrong in it: a read
     error, or the hands with errors, which refuse the file whole; ``outcome`` says what did not happen)."""
     try:
-        club_file = club_store.parse_club(value)
+        club_file = club_files.parse_club(value)
     except ScartoError as exc:
         return None, read_refusal(exc)
     problems = [p for i, results in enumerate(club_file.results) for p in _hand_errors(results, f"matches[{i}]")]

@@ -19,11 +19,12 @@ from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, 
 from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from ..engine.cardnames import LANGUAGE_NAMES
+from ..engine.club_files import name_key
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_END_HANDS, MAX_END_TARGET, MAX_NAME, MAX_PLACE, MAX_TITLE
 from ..engine.records import MATCH_FORMAT, check_name, check_text, one_space, player_name
 from ..engine.rulesets import PRESETS, SWITCH_VALUES, Ruleset
-from ..storage.clubs import name_key
 from .jsonio import json_fields, posted_json
 from .labels import SETTLE_LABELS, SWITCH_LABELS, SWITCH_ORDER, error_text, message_text, value_label
 
@@ -246,8 +247,7 @@ class MatchForm(Form, MatchEndFields, RuleSwitchFields):
     )
     language = SelectField(
         _l("Language of the match sheet"),
-        choices=choices([("it", "Italiano"), ("en", "English"), ("de", "Deutsch"), ("fi", "Suomi"),
-                         ("es", "Español")]),
+        choices=choices(LANGUAGE_NAMES.items()),
         default="en",
     )
     settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")

@@ -35,10 +35,10 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
 
+from ..engine import night_files
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_NAME
 from ..engine.nights import places as ranking_places
-from ..engine.numbers import fraction_json
 from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
 from ..storage import links as link_store
@@ -112,11 +112,11 @@ class NightForm(Form):
     title = StringField(_l("Name of the night"), filters=[typed], validators=[DataRequired(), Longest(40)])
     date = DateField(_l("Date"), validators=[DataRequired()])
     new = TextBox(_l("New players, one per line"),
-                  validators=[Optional(), Longest(night_store.MAX_PLAYERS * (MAX_NAME + len("\n")))])
-    rounds = IntegerField(_l("Rounds"), validators=[InputRequired(), NumberRange(min=1, max=night_store.MAX_ROUNDS)],
+                  validators=[Optional(), Longest(night_files.MAX_PLAYERS * (MAX_NAME + len("\n")))])
+    rounds = IntegerField(_l("Rounds"), validators=[InputRequired(), NumberRange(min=1, max=night_files.MAX_ROUNDS)],
                           default=3)
     hands = IntegerField(_l("Hands per round (empty: one deal each)"),
-                         validators=[Optional(), NumberRange(min=1, max=night_store.MAX_HANDS)])
+                         validators=[Optional(), NumberRange(min=1, max=night_files.MAX_HANDS)])
     preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS
                                                       if PRESETS[name].players == 3), default="classic")
     seating = RadioField(_l("Seats after the first round"), choices=choices(SEATING_LABELS.items()), default="mixed")
@@ -167,7 +167,7 @@ def new_night(token: str) -> Any:
             if form.seed.data is not None:
                 data["seed"] = form.seed.data
             try:
-                spec = night_store.parse_night(data, club.settings)
+                spec = night_files.parse_night(data, club.settings)
                 night = night_store.create_night(db, club, spec, title_for(_club_language(club)))
             except ScartoError as exc:
                 problem = _form_problem(exc, names)
@@ -233,10 +233,6 @@ def night_state_tag(token: str) -> Response:
     return Response(f'{{"state": "{tag}", "poll": {poll_seconds()}}}', mimetype="application/json", headers=headers)
 
 
-def _number(value: Fraction) -> Any:
-    return fraction_json(value)
-
-
 def _round_data(state: night_store.NightState, number: int, can_edit: bool) -> dict[str, Any]:
     night = state.night
     return {"number": number, "bye": night.bye(number), "tables": [
@@ -247,17 +243,9 @@ def _round_data(state: night_store.NightState, number: int, can_edit: bool) -> d
 
 
 def night_document(state: night_store.NightState, can_edit: bool) -> dict[str, Any]:
-    """The night as ``scarto-night/1`` (docs/NIGHT.md)."""
-    night = state.night
-    return {
-        "format": night_store.NIGHT_FORMAT, "title": night.title, "date": night.date, "players": night.players,
-        "rounds_planned": night.rounds_planned, "hands_per_round": night.hands_per_round,
-        "seating": night.seating, "ranking_method": night.ranking_method, "seed": night.seed,
-        "rounds": [_round_data(state, n, can_edit) for n in range(1, state.current + 1)],
-        "ranking": [{"place": line.place, "name": line.name, "total": _number(line.total), "hands": line.hands,
-                     "match_points": _number(line.match_points), "placings": list(line.placings)}
-                    for line in state.ranking],
-    }
+    """The night as ``scarto-night/1`` (docs/NIGHT.md): its tables' links those of this link."""
+    return night_files.night_document(state.night.spec, [_round_data(state, n, can_edit)
+                                                         for n in range(1, state.current + 1)], state.ranking)
 
 
 @bp.get("/n/<token>/night.json")
@@ -389,7 +377,7 @@ def create_night(token: str) -> Any:
     if refusal is not None:
         return refusal
     try:
-        spec = night_store.parse_night(value, club.settings)
+        spec = night_files.parse_night(value, club.settings)
         night = night_store.create_night(get_db(), club, spec, title_for(_club_language(club)))
     except ScartoError as exc:
         return read_refusal(exc)

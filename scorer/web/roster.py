@@ -11,6 +11,7 @@ from typing import Any
 from flask import request
 from flask_babel import gettext as _
 
+from ..engine import club_files
 from ..engine.errors import ScartoError
 from ..storage import clubs as club_store
 from ..storage import store
@@ -36,7 +37,7 @@ def roster_problems(lines: list[tuple[str, str | None]]) -> list[str]:
     for name, short in lines:
         shown = name or f", {short}"
         try:
-            key = club_store.name_key(club_store.clean_name(name))
+            key = club_files.name_key(club_files.clean_name(name))
         except ScartoError as exc:
             problems.append(name_error_text(shown, exc))
             continue
@@ -45,11 +46,11 @@ def roster_problems(lines: list[tuple[str, str | None]]) -> list[str]:
         seen.add(key)
         if short is None:
             continue
-        short_key = club_store.name_key(short)
-        if len(short) > club_store.MAX_SHORT:
+        short_key = club_files.name_key(short)
+        if len(short) > club_files.MAX_SHORT:
             problems.append(named(f"{name}, {short}", _(
                 "a short name is at most %(most)s characters; this one has %(length)s",
-                most=club_store.MAX_SHORT, length=len(short))))
+                most=club_files.MAX_SHORT, length=len(short))))
         elif short_key in shorts:  # two "An" in a narrow column
             problems.append(named(f"{name}, {short}", _("%(other)s has this short name already",
                                                         other=shorts[short_key])))
@@ -86,18 +87,18 @@ def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[
     if any(p.merged_into is not None for p in players):
         raise store.NotFound("merged")
     names = [p.name for p in players]
-    seen = {club_store.name_key(n) for n in names}
+    seen = {club_files.name_key(n) for n in names}
     problems = []
     lines = [line for line in typed.splitlines() if line.strip()]
     spelled = _spelled(club_store.roster(db, club_id)) if lines else {}
     for line in lines:
         try:
-            name = club_store.clean_name(line)
+            name = club_files.clean_name(line)
         except ScartoError as exc:
             problems.append(name_error_text(line, exc))
             continue
-        full = spelled.get(club_store.name_key(name), name)  # "anna" typed is the roster's Anna, spelled as it is
-        key = club_store.name_key(full)
+        full = spelled.get(club_files.name_key(name), name)  # "anna" typed is the roster's Anna, spelled as it is
+        key = club_files.name_key(full)
         if key in seen:
             problems.append(named(name, _("named twice: each player is listed once")))
         seen.add(key)
@@ -108,6 +109,6 @@ def pick_players(db: Any, club_id: int, ticked: list[int], typed: str) -> tuple[
 def _spelled(roster: list[club_store.PlayerRow]) -> dict[str, str]:
     """Each roster player's full name by the key of their name and of their short name: "Giulia" typed is
     Giulia Ferrari (a match carries full names; a short name is for narrow columns, not a new player)."""
-    out = {club_store.name_key(p.short): p.name for p in roster if p.short}
-    out.update({club_store.name_key(p.name): p.name for p in roster})  # a name wins over another's short name
+    out = {club_files.name_key(p.short): p.name for p in roster if p.short}
+    out.update({club_files.name_key(p.name): p.name for p in roster})  # a name wins over another's short name
     return out

@@ -13,13 +13,13 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 
+from ..engine.club_files import CLUB_FORMAT
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_HANDS
 from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, parse_hand, parse_match
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
-from ..storage.clubs import CLUB_FORMAT
 from .context import audit_url, get_db, load_match, remember
 from .forms import Form, TextBox
 from .labels import SWITCH_LABELS, SWITCH_ORDER, problem_text, read_error_text, value_label

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from scorer.web import LANGUAGES
 from tests.browser.conftest import Taps, no_overflow
 from tests.browser.handflows import type_into
 
@@ -179,7 +180,7 @@ def test_the_club_pages_fit_a_phone_in_every_language(page: Any, live_server: st
     response = page.request.post(live_server + "/api/clubs", data=body, headers={"Content-Type": "application/json"})
     assert response.status == 201, response.text()
     edit = response.json()["edit_url"]
-    for language in ("it", "en", "de", "fi", "es"):
+    for language in LANGUAGES:
         for path in ("", "table?season=1", "p/1", "start", "share", "file", "settings"):
             page.goto(f"{edit}{path}{'&' if '?' in path else '?'}lang={language}")
             expect(page.locator("html")).to_have_attribute("lang", language)
@@ -199,7 +200,7 @@ def test_the_club_pages_fit_a_phone_in_every_language(page: Any, live_server: st
 def test_a_large_clubs_file_goes_in_parts_from_one_phone_to_another_club(
         page: Any, live_server: str, taps: Taps, shot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The club's file page lists the parts; part 1 opened as a club, the others added on its file page."""
-    from scorer.storage import clubs
+    from scorer.engine import club_files
     from tests.seed import match_file
 
     body = {"format": "scarto-club/1", "name": "Circolo Arci", "players": ["Anna", "Bruno", "Carla"],
@@ -207,7 +208,7 @@ def test_a_large_clubs_file_goes_in_parts_from_one_phone_to_another_club(
     response = page.request.post(live_server + "/api/clubs", data=body, headers={"Content-Type": "application/json"})
     assert response.status == 201, response.text()
     edit = response.json()["edit_url"]
-    monkeypatch.setattr(clubs, "CLUB_PART_BYTES", 24_000)  # the app runs in this process (conftest)
+    monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 24_000)  # the app runs in this process (conftest)
     page.goto(edit)
     taps.tap("a:has-text(\"The club's file\")")
     expect(page.locator("h1")).to_have_text("The club's file")

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorer.storage import db as database
+from scorer.web import LANGUAGES
 from scorer.web import context as web_context
 from tests.browser.conftest import (
     CHROMIUM_ARGS,
@@ -840,7 +841,7 @@ def test_offline_the_match_page_counts_the_hands_waiting_on_the_phone_as_the_ser
     assert totals(page, match_url) == {"Anna": "-5/3", "Bruno": "65/3", "Carla": -20}
 
 
-@pytest.mark.parametrize("language", ["it", "en", "de", "fi", "es"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_hands_waiting_are_counted_in_the_pages_language_and_fit_a_small_phone(
         page: Any, live_server: str, axe_source: str, language: str) -> None:
     """Four players, a long name, a hand waiting: every total and payment whole and in sight at 320 px."""

@@ -21,6 +21,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorer import create_app
+from scorer.engine import club_files, night_files
 from scorer.engine.numbers import fraction_text
 from scorer.engine.records import parse_match
 from scorer.storage import clubs as club_store
@@ -93,7 +94,7 @@ def tables_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     with app.app_context():
         db = get_db()
         stake = {"per_point": "0.10", "currency": "EUR"}
-        club = club_store.import_club(db, club_store.parse_club({
+        club = club_store.import_club(db, club_files.parse_club({
             "format": "scarto-club/1", "name": "Circolo del Tarocco",
             "defaults": {"ruleset": "classic", "settle": "per_point", "stake": stake},
             "players": ROSTER, "seasons": [{"name": "Inverno", "from": "2026-12-01", "to": "2027-02-28"}],
@@ -102,7 +103,7 @@ def tables_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
                         match("Nomi interi", NIGHT[4:7], three_hands(NIGHT[4:7], 6))]}))
         matches = {m.settings["title"]: m for m in club_store.club_matches(db, club.id)}
         season = club_store.seasons(db, club.id)[0]
-        spec = night_store.parse_night({"title": "Giovedì", "date": "2026-12-03", "players": NIGHT, "rounds": 2,
+        spec = night_files.parse_night({"title": "Giovedì", "date": "2026-12-03", "players": NIGHT, "rounds": 2,
                                         "hands_per_round": 4, "seed": 3}, club.settings)
         night = night_store.create_night(db, club, spec)
         for table in night_store.tables(db, night.id):
