@@ -184,6 +184,12 @@ def _play(value: object, where: str, players: list[Any], seed: str, deal: str, b
     return BoardPlay(board, hand)
 
 
+def check_play(hand: HandRecord, seed: str, board: int, where: str = "hand") -> None:
+    """A hand recorded elsewhere (a club night's table) checked as a session file's is: dealt by the
+    board's seat, every card it tells of held by the seat that played it; a ReadError naming both."""
+    _check_cards(hand, deal_board(seed, board, hand.ruleset.deal), where)
+
+
 def _check_cards(hand: HandRecord, dealt: Board, where: str) -> None:
     """The record against the board: the board's dealer deals, and every card a seat plays (or the
     dealer discards, or the record gives as the talon) is one that seat was dealt. Who played a

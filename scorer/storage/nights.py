@@ -28,10 +28,12 @@ from typing import Any, overload
 
 import sqlite_utils
 
+from ..engine import duplicate as dup
 from ..engine import nights as ranking
 from ..engine import seating
 from ..engine.clubs import MatchSummary
-from ..engine.errors import ReadError
+from ..engine.deals import MAX_BOARDS, Board, deal_board, read_seed
+from ..engine.errors import ReadError, ScartoError
 from ..engine.messages import N_
 from ..engine.records import MATCH_FORMAT, parse_match
 from ..engine.rulesets import find_ruleset
@@ -90,11 +92,30 @@ class NightSpec:
     ranking: ranking.Ranking
     seed: int
     ruleset: Any = None
+    duplicate: DuplicatePlan | None = None
+
+
+@dataclass(frozen=True)
+class DuplicatePlan:
+    """A night played as a duplicate session: the deal set every table plays and how it is scored.
+
+    Round r plays boards (r - 1) x ``boards`` + 1 to r x ``boards`` of the set, every table of three the
+    night's deal, every table of four the ``four`` deal's boards of the same seed; so nobody plays a board
+    twice, whatever the seating, and the seats still rotate as the night draws them."""
+
+    seed: str
+    boards: int
+    """Boards a round: every table plays them, one a hand."""
+    scoring: dup.Scoring = "matchpoints"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seed": self.seed, "boards_per_round": self.boards, "scoring": self.scoring}
 
 
 _RANGES = {
     "rounds": (MAX_ROUNDS, N_("Write the number of rounds as a whole number from 1 to 10.")),
     "hands_per_round": (MAX_HANDS, N_("Write the hands per round as a whole number from 1 to 30.")),
+    "boards_per_round": (MAX_HANDS, N_("Write the boards per round as a whole number from 1 to 30.")),
 }
 
 
@@ -114,8 +135,9 @@ def _integer(data: dict[str, Any], key: str, default: int | None) -> int | None:
     return value
 
 
-def parse_night(data: object, club_defaults: dict[str, Any] | None = None) -> NightSpec:
-    """A ``scarto-night/1`` body to a NightSpec; ReadError naming what and where otherwise."""
+def parse_night(data: object, club_defaults: dict[str, Any] | None = None, club_name: str = "") -> NightSpec:
+    """A ``scarto-night/1`` body to a NightSpec; ReadError naming what and where otherwise. ``club_name``
+    makes a duplicate night's default seed, with the date."""
     if not isinstance(data, dict):
         raise ReadError.of("record.not_object", "record", kind=type(data).__name__)
     given = data.get("format", NIGHT_FORMAT)
@@ -157,7 +179,29 @@ def parse_night(data: object, club_defaults: dict[str, Any] | None = None) -> Ni
     rules = find_ruleset(ruleset)
     if rules.players != 3:
         raise ReadError(N_("A night's rules are for three players; tables of four play the four deal."), "ruleset")
-    return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset)
+    plan = _duplicate(data.get("duplicate"), rounds, f"{club_name} {day}".strip())
+    if plan is not None:
+        hands = plan.boards  # a hand a board
+    return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset, plan)
+
+
+def _duplicate(value: object, rounds: int, default_seed: str) -> DuplicatePlan | None:
+    """The night's ``duplicate`` object: its seed (the club's name and the date when absent), boards a
+    round (3 when absent) and scoring; the rounds' boards must fit one deal set."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        value = {}
+    if not isinstance(value, dict):
+        raise ReadError.of("record.not_object", "duplicate", kind=type(value).__name__)
+    seed = read_seed(value.get("seed", default_seed), "duplicate.seed")
+    boards = _integer(value, "boards_per_round", 3)
+    if rounds * boards > MAX_BOARDS:
+        raise ReadError.of("limit.boards", "duplicate.boards_per_round", count=rounds * boards, limit=MAX_BOARDS)
+    scoring = value.get("scoring", "matchpoints")
+    if scoring not in dup.SCORINGS:
+        raise ReadError.of("field.choice", "duplicate.scoring", value=repr(scoring), allowed=", ".join(dup.SCORINGS))
+    return DuplicatePlan(seed, boards, scoring)
 
 
 @dataclass(frozen=True)
@@ -200,6 +244,29 @@ class NightRow:
     def hands_for(self, size: int) -> int:
         """The hands a table of ``size`` plays in a round: as asked, or one deal each."""
         return self.hands_per_round or size
+
+    @property
+    def duplicate(self) -> DuplicatePlan | None:
+        """The deal set the night plays, when it is a duplicate session."""
+        value = self.settings.get("duplicate")
+        if not isinstance(value, dict):
+            return None
+        scoring: dup.Scoring = "difference" if value.get("scoring") == "difference" else "matchpoints"
+        return DuplicatePlan(str(value["seed"]), int(value["boards_per_round"]), scoring)
+
+    @property
+    def deal(self) -> str:
+        """The deal a table of three plays (``three`` or ``piccolo``): the night's rules'."""
+        return str(self.settings.get("deal", "three"))
+
+    def boards(self, round_: int, size: int) -> list[Board]:
+        """The boards a table of ``size`` plays in round ``round_``, hand 1 first; none unless duplicate."""
+        plan = self.duplicate
+        if plan is None:
+            return []
+        first = (round_ - 1) * plan.boards + 1
+        deal = "four" if size == 4 else self.deal
+        return [deal_board(plan.seed, number, deal) for number in range(first, first + plan.boards)]
 
     def bye(self, round_: int) -> list[str]:
         byes = self.settings.get("byes", [])
@@ -249,12 +316,27 @@ class TableState:
 
 
 @dataclass(frozen=True)
+class Misdealt:
+    """A hand of a duplicate night that the board refuses (another dealer, a card of another seat)."""
+
+    round: int
+    table: int
+    hand: int
+    board: int
+    error: ScartoError
+
+
+@dataclass(frozen=True)
 class NightState:
     """A night read once: its tables by round and the ranking so far."""
 
     night: NightRow
     rounds: list[list[TableState]]
     ranking: list[ranking.RankLine]
+    duplicate: dup.Ranking | None = None
+    """A duplicate night's ranking by its scoring, with every board's results (the travellers)."""
+    misdealt: tuple[Misdealt, ...] = ()
+    """Hands of a duplicate night that are not their board's cards: left out of its ranking until mended."""
 
     @property
     def current(self) -> int:
@@ -342,6 +424,9 @@ def create_night(db: sqlite_utils.Database, club: club_store.ClubRow, spec: Nigh
                                     "byes": [], "rankings": [], "forced": []}
         if spec.ruleset is not None:
             settings["ruleset"] = spec.ruleset
+        if spec.duplicate is not None:
+            settings["duplicate"] = spec.duplicate.to_dict()
+            settings["deal"] = find_ruleset(spec.ruleset or club.settings.get("ruleset")).deal
         _save_settings(db, int(night_id), settings, stamp)
         night = get_night(db, int(night_id))
         _seat(db, club, night, 1, title_for)
@@ -368,7 +453,7 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
         data = {"format": MATCH_FORMAT, **base, "title": title_for(night.title, number, table.number),
                 "date": night.date, "ruleset": "four" if len(players) == 4 else (ruleset or "classic"),
                 "end": {"hands": night.hands_for(len(players))}, "players": players,
-                "first_dealer": players[0], "hands": []}
+                "first_dealer": _first_dealer(night, number, players), "hands": []}
         row = club_store.add_record(db, club.id, parse_match(data), players, names)
         db.execute("INSERT INTO night_tables (night_id, round, number, match_id, players) VALUES (?, ?, ?, ?, ?)",
                    [night.id, number, table.number, row.id, json.dumps(players, ensure_ascii=False)])
@@ -377,6 +462,14 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
     settings["byes"] = byes
     _save_settings(db, night.id, settings, store.now())
     return drawn
+
+
+def _first_dealer(night: NightRow, number: int, players: list[str]) -> str:
+    """Who deals the table's first hand: the first player seated, or at a duplicate night the seat that
+    deals the round's first board (board k is dealt by seat ((k - 1) mod players) + 1), so that the
+    match's rotation deals every board from its own seat."""
+    boards = night.boards(number, len(players))
+    return players[boards[0].dealer - 1] if boards else players[0]
 
 
 def _plan(night: NightRow, settings: dict[str, Any]) -> tuple[seating.Round, ...]:
@@ -511,7 +604,36 @@ def night_state(db: sqlite_utils.Database, night: NightRow) -> NightState:
     for i, round_ in enumerate(rounds, start=1):  # a table counts once it has a hand, a bye once its round has
         played = tuple(ranking.TableResult(ts.totals(), ts.hands) for ts in round_ if ts.hands)
         results.append(ranking.RoundResult(played, tuple(night.bye(i)) if played else ()))
-    return NightState(night, rounds, ranking.rank(night.players, results, night.ranking_method))
+    lines = ranking.rank(night.players, results, night.ranking_method)
+    if night.duplicate is None:
+        return NightState(night, rounds, lines)
+    session, misdealt = duplicate_session(db, night, rounds)
+    return NightState(night, rounds, lines, dup.rank(session), tuple(misdealt))
+
+
+def duplicate_session(db: sqlite_utils.Database, night: NightRow, rounds: list[list[TableState]],
+                      club: str | None = None) -> tuple[dup.Session, list[Misdealt]]:
+    """The night as a duplicate session (scorer/engine/duplicate.py): each table's first hands, hand i
+    of round r being its board (r - 1) x B + i. A hand the engine cannot read, or that its board refuses
+    (checked as a session file's hands are), is left out and the refusal returned beside."""
+    plan = night.duplicate
+    assert plan is not None
+    tables, misdealt = [], []
+    for number, round_ in enumerate(rounds, start=1):
+        for ts in round_:
+            boards = night.boards(number, len(ts.table.players))
+            plays = []
+            for i, (row, board) in enumerate(zip(store.list_hands(db, ts.table.match_id), boards, strict=False)):
+                try:
+                    dup.check_play(row.parsed, plan.seed, board.number, f"hand {i + 1}")
+                except ScartoError as exc:
+                    misdealt.append(Misdealt(number, ts.table.number, i + 1, board.number, exc))
+                    continue
+                plays.append(dup.BoardPlay(board.number, row.parsed))
+            tables.append(dup.Table(number, ts.table.number, ts.table.players, tuple(plays)))
+    session = dup.Session(plan.seed, night.deal, night.rounds_planned * plan.boards, plan.scoring, tuple(tables),
+                          club)
+    return session, misdealt
 
 
 def state_tag(db: sqlite_utils.Database, night: NightRow) -> str:

@@ -14,6 +14,7 @@ exempt from CSRF and JSON only, as the clubs' is.
 from __future__ import annotations
 
 import io
+import json
 import re
 from datetime import UTC, datetime
 from fractions import Fraction
@@ -35,6 +36,8 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
 
+from ..engine.deals import MAX_SEED
+from ..engine.duplicate import duplicate_to_dict, ranking_to_dict
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_NAME
 from ..engine.nights import places as ranking_places
@@ -69,6 +72,8 @@ SEATING_LABELS = {"mixed": _l("Mixed: meet as many different opponents as possib
                   "ranking": _l("By ranking: the leaders play together (Swiss)")}
 RANKING_LABELS = {"total": _l("By total of the hand scores"),
                   "placings": _l("By placings: match points for the places at each table")}
+SCORING_LABELS = {"matchpoints": _l("Matchpoints: 2 for each player beaten with the same cards, 1 for a tie"),
+                  "difference": _l("Difference: the score less the average of the others with the same cards")}
 
 
 # --- loading -----------------------------------------------------------------------
@@ -123,6 +128,12 @@ class NightForm(Form):
     ranking = RadioField(_l("The night is ranked"), choices=choices(RANKING_LABELS.items()), default="total")
     seed = IntegerField(_l("Seed of the draw (optional: the same seed draws the same seats)"),
                         validators=[Optional(), NumberRange(min=0, max=10**12)])
+    duplicate = BooleanField(_l("Duplicate: every table plays the same boards, dealt by the app"))
+    deal_seed = StringField(_l("Seed of the boards (empty: the club's name and the date)"), filters=[typed],
+                            validators=[Optional(), Longest(MAX_SEED)])
+    boards = IntegerField(_l("Boards per round"), default=3,
+                          validators=[Optional(), NumberRange(min=1, max=night_store.MAX_HANDS)])
+    scoring = RadioField(_l("Duplicate scoring"), choices=choices(SCORING_LABELS.items()), default="matchpoints")
 
 
 class NextForm(Form):
@@ -166,8 +177,13 @@ def new_night(token: str) -> Any:
                 data["hands_per_round"] = form.hands.data
             if form.seed.data is not None:
                 data["seed"] = form.seed.data
+            if form.duplicate.data:
+                data["duplicate"] = {"boards_per_round": form.boards.data or 3,
+                                     "scoring": form.scoring.data or "matchpoints"}
+                if form.deal_seed.data:
+                    data["duplicate"]["seed"] = form.deal_seed.data
             try:
-                spec = night_store.parse_night(data, club.settings)
+                spec = night_store.parse_night(data, club.settings, club.name)
                 night = night_store.create_night(db, club, spec, title_for(_club_language(club)))
             except ScartoError as exc:
                 problem = _form_problem(exc, names)
@@ -178,6 +194,42 @@ def new_night(token: str) -> Any:
     status = 400 if request.method == "POST" else 200
     return render_template("night_new.html", club=club, token=token, form=form, problem=problem,
                            players=club_store.recent_players(db, club.id), ticked=set(ticked)), status
+
+
+# --- duplicate boards ----------------------------------------------------------------------
+
+
+@bp.app_template_global()
+def board_links(night: night_store.NightRow, round_: int, players: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A duplicate table's boards in the order its hands play them: the board, who deals it, its page."""
+    plan = night.duplicate
+    if plan is None:
+        return []
+    size = night.rounds_planned * plan.boards
+    return [{"hand": i, "board": b.number, "dealer": players[b.dealer - 1],
+             "url": url_for("deals.board_page", deal="four" if len(players) == 4 else night.deal, boards=size,
+                            board=b.number, seed=plan.seed)}
+            for i, b in enumerate(night.boards(round_, len(players)), start=1)]
+
+
+@bp.app_template_filter("groupby_board")
+def groupby_board(results: Any) -> list[tuple[tuple[str, int], list[Any]]]:
+    """A duplicate ranking's results as travellers: board by board (three deal before four), seat by seat."""
+    out: dict[tuple[str, int], list[Any]] = {}
+    for r in results:
+        out.setdefault((r.deal, r.board), []).append(r)
+    return sorted(out.items(), key=lambda item: (item[0][1], item[0][0] == "four", item[0][0]))
+
+
+@bp.app_template_global()
+def night_boards(match_id: int) -> list[dict[str, Any]]:
+    """The boards of a duplicate night's table, for its match page (none for any other match)."""
+    found = night_store.night_of(get_db(), match_id)
+    if found is None:
+        return []
+    night, table = found
+    return board_links(night, table.round, table.players)
+
 
 
 def _form_problem(exc: ScartoError, names: list[str]) -> str:
@@ -207,7 +259,7 @@ def night_page(token: str) -> Any:
     changes = link_store.owner_link_changes(db, "night", night.id) if can_edit else []
     return render_template("night_page.html", night=night, state=state, club=club, token=token,
                            can_edit=can_edit, codes=codes, form=NextForm(), members=members,
-                           preset_names=PRESET_NAMES, tag=tag, changes=changes)
+                           preset_names=PRESET_NAMES, tag=tag, changes=changes, error_text=error_text)
 
 
 @bp.post("/n/<token>/links/renew")
@@ -243,13 +295,15 @@ def _round_data(state: night_store.NightState, number: int, can_edit: bool) -> d
         {"number": t.table.number, "players": list(t.table.players),
          "match_url": url_for("matches.match_page", token=t.match.edit_token if can_edit else t.match.view_token,
                               _external=True),
-         "hands": t.hands, "done": t.done} for t in state.rounds[number - 1]]}
+         "hands": t.hands, "done": t.done,
+         **({"boards": [b.number for b in night.boards(number, len(t.table.players))]} if night.duplicate else {})}
+        for t in state.rounds[number - 1]]}
 
 
 def night_document(state: night_store.NightState, can_edit: bool) -> dict[str, Any]:
     """The night as ``scarto-night/1`` (docs/NIGHT.md)."""
     night = state.night
-    return {
+    out = {
         "format": night_store.NIGHT_FORMAT, "title": night.title, "date": night.date, "players": night.players,
         "rounds_planned": night.rounds_planned, "hands_per_round": night.hands_per_round,
         "seating": night.seating, "ranking_method": night.ranking_method, "seed": night.seed,
@@ -258,6 +312,9 @@ def night_document(state: night_store.NightState, can_edit: bool) -> dict[str, A
                      "match_points": _number(line.match_points), "placings": list(line.placings)}
                     for line in state.ranking],
     }
+    if night.duplicate is not None and state.duplicate is not None:
+        out["duplicate"] = {**night.duplicate.to_dict(), "ranking": ranking_to_dict(state.duplicate)}
+    return out
 
 
 @bp.get("/n/<token>/night.json")
@@ -351,6 +408,8 @@ def results_csv(token: str) -> Response:
     """The ranking, a line per player, with each round's table, total and place."""
     night, _can_edit = load_night(token)
     state, _tag = night_store.current_state(get_db(), night)
+    if state.duplicate is not None:
+        return _duplicate_csv(night, state.duplicate)
     at: dict[tuple[str, int], tuple[int, Fraction, int | None]] = {}
     for r, round_ in enumerate(state.rounds, start=1):
         for t in round_:
@@ -379,6 +438,42 @@ def results_csv(token: str) -> Response:
     return sheet.response(_file_name(night.title) or "night")
 
 
+def _duplicate_csv(night: night_store.NightRow, ranking: Any) -> Response:
+    """A duplicate night's ranking, a line per player, then the travellers: a line per result of each board."""
+    with force_locale(_language(night)):
+        sheet = Spreadsheet()
+        sheet.head([_("Rank"), _("Player"), _("Percentage"), _("Difference"),
+                    _("%(column)s (exact fraction)", column=_("Difference")), _("Boards")])
+        for p in ranking.players:
+            sheet.row([p.rank, text_cell(p.name), sheet.decimal(p.percent), sheet.decimal(p.difference),
+                       sheet.exact(p.difference), p.boards])
+        sheet.row([])
+        sheet.row([_("Board"), _("Seat"), _("Round"), _("Table number"), _("Player"), _("Score"), _("Matchpoints"),
+                   _("Top"), _("Percentage")])
+        for r in ranking.results:
+            board = f"{r.board} ({_('four deal')})" if r.deal == "four" else r.board
+            sheet.row([board, r.seat, r.round, r.table, text_cell(r.player), sheet.decimal(r.score),
+                       r.matchpoints, r.top, sheet.decimal(r.percent)])
+    return sheet.response(_file_name(night.title) or "night")
+
+
+@bp.get("/n/<token>/session.json")
+def session_json(token: str) -> Response:
+    """A duplicate night as its ``scarto-duplicate/1`` file (docs/DUPLICATE.md): what another club
+    merges with its own, and what imports back as the same night."""
+    night, _can_edit = load_night(token)
+    if night.duplicate is None:
+        abort(404)
+    db = get_db()
+    state, _tag = night_store.current_state(db, night)
+    club = club_store.get_club(db, night.club_id)
+    session, _misdealt = night_store.duplicate_session(db, night, state.rounds, club.name)
+    body = json.dumps(duplicate_to_dict(session), ensure_ascii=False, indent=1)
+    name = _file_name(night.title) or "night"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": disposition("attachment", f"{name}.json")})
+
+
 # --- the JSON interface ------------------------------------------------------------------
 
 
@@ -389,7 +484,7 @@ def create_night(token: str) -> Any:
     if refusal is not None:
         return refusal
     try:
-        spec = night_store.parse_night(value, club.settings)
+        spec = night_store.parse_night(value, club.settings, club.name)
         night = night_store.create_night(get_db(), club, spec, title_for(_club_language(club)))
     except ScartoError as exc:
         return read_refusal(exc)

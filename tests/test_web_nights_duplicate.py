@@ -1,0 +1,149 @@
+"""A club night played as a duplicate session: the same boards at every table, each table's match
+knowing its boards, the ranking by matchpoints from the tables' hands, the session file out and in,
+and another club's file ranked with the night's."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer.engine.deals import deal_board
+from scorer.storage import clubs as club_store
+from scorer.storage import store
+from scorer.web import get_db
+from tests.test_web_nights import NINE, new_club, new_night, night, pdf_text, token_of
+from tests.webutil import submit
+
+SEED = "Circolo Arci 2026-12-03"
+
+
+def board_hand(table: dict[str, Any], board: int, points: tuple[int, ...], deal: str = "three") -> dict[str, Any]:
+    """A hand of the board by counted points, dealt by the board's seat."""
+    players = table["players"]
+    dealer = players[deal_board(SEED, board, deal).dealer - 1]
+    return {"dealer": dealer, "points": dict(zip(players, points, strict=True))}
+
+
+def record(client: FlaskClient, table: dict[str, Any], body: dict[str, Any]) -> None:
+    response = client.post(f"/m/{token_of(table['match_url'])}/hands.json", json=body)
+    assert response.status_code == 201, response.get_json()
+
+
+def test_every_table_plays_the_rounds_boards_dealt_by_the_boards_seat(app: Flask, client: FlaskClient) -> None:
+    club, _ = new_club(client, NINE[:7])
+    edit, view = new_night(client, club, players=NINE[:7], rounds=2, duplicate={"boards_per_round": 2})
+    data = night(client, edit)
+    assert data["duplicate"]["seed"] == SEED  # the club's name and the night's date
+    assert data["duplicate"]["boards_per_round"] == 2 and data["hands_per_round"] == 2
+    three, four = sorted(data["rounds"][0]["tables"], key=lambda t: len(t["players"]))
+    assert three["boards"] == [1, 2] and four["boards"] == [1, 2]
+    with app.app_context():
+        for table, deal in ((three, "three"), (four, "four")):
+            match, _ = store.find_match(get_db(), token_of(table["match_url"]))
+            assert match.settings["end"] == {"hands": 2}
+            assert match.settings["first_dealer"] == table["players"][deal_board(SEED, 1, deal).dealer - 1]
+    for table, deal in ((three, "three"), (four, "four")):
+        for board in (1, 2):
+            record(client, table, board_hand(table, board, (31, 25, 22) if deal == "three" else (25, 20, 18, 15),
+                                             deal))
+    assert client.post(f"/n/{edit}/rounds", json={}).status_code == 201
+    second = night(client, edit)["rounds"][1]["tables"]
+    assert all(t["boards"] == [3, 4] for t in second)  # the next boards: nobody plays a board twice
+    # each table's match page lists its boards with the seat that deals them, linking the board's page
+    page = client.get(f"/m/{token_of(four['match_url'])}/?lang=en").get_data(as_text=True)
+    assert "Duplicate boards: 1 to 2" in page
+    dealer = four["players"][deal_board(SEED, 2, "four").dealer - 1]
+    assert f"/deals/four/4/board/2/{SEED.replace(' ', '%20')}" in page and f"{dealer} deals" in page
+    page = client.get(f"/n/{edit}/?lang=en").get_data(as_text=True)
+    assert f"/deals/three/4/board/3/{SEED.replace(' ', '%20')}" in page and "board 4" in page
+    assert f"the seed “{SEED}”" in page
+    # the members' view shows the same boards
+    assert "board 3" in client.get(f"/n/{view}/?lang=en").get_data(as_text=True)
+    cards = pdf_text(client.get(f"/n/{edit}/cards.pdf?round=2").data)
+    assert f"codice “{SEED}”" in re.sub(r"\s+", " ", cards) and "smazzata 3" in cards and "smazzata 4" in cards
+
+
+def test_a_plain_night_has_no_boards(client: FlaskClient) -> None:
+    club, _ = new_club(client)
+    edit, view = new_night(client, club)
+    data = night(client, edit)
+    assert "duplicate" not in data and all("boards" not in t for t in data["rounds"][0]["tables"])
+    assert "/deals/" not in client.get(f"/n/{edit}/").get_data(as_text=True)
+    assert client.get(f"/n/{edit}/session.json").status_code == 404
+
+
+def test_the_director_picks_a_duplicate_session_on_the_form(app: Flask, client: FlaskClient) -> None:
+    club, _ = new_club(client, NINE[:6])
+    with app.app_context():
+        club_row, _ = club_store.find_club(get_db(), club)
+        ids = [str(p.id) for p in club_store.roster(get_db(), club_row.id)]
+    page = client.get(f"/c/{club}/nights/new?lang=it").get_data(as_text=True)
+    assert "Duplicato" in page and 'placeholder="Circolo Arci ' in page
+    form = {"title": "Giovedì", "date": "2026-12-03", "player": ids, "new": "", "rounds": "2", "hands": "",
+            "preset": "classic", "seating": "mixed", "ranking": "total", "seed": "5", "duplicate": "y",
+            "deal_seed": "", "boards": "3", "scoring": "difference"}
+    response = submit(client, f"/c/{club}/nights/new", form)
+    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    data = night(client, response.headers["Location"].split("/n/")[1].strip("/"))
+    assert data["duplicate"]["seed"] == SEED and data["duplicate"]["scoring"] == "difference"
+    assert [t["boards"] for t in data["rounds"][0]["tables"]] == [[1, 2, 3], [1, 2, 3]]
+    too_many = submit(client, f"/c/{club}/nights/new?lang=en", {**form, "rounds": "10", "boards": "30"})
+    assert too_many.status_code == 400 and "300 boards; a deal set has at most 200" in too_many.get_data(as_text=True)
+
+
+def two_tables(client: FlaskClient, club: str, **extra: Any) -> tuple[str, str, list[dict[str, Any]]]:
+    """Six players, one round of one board: the two tables hold the same cards seat by seat."""
+    edit, view = new_night(client, club, players=NINE[:6], rounds=1, duplicate={"boards_per_round": 1, **extra})
+    return edit, view, night(client, edit)["rounds"][0]["tables"]
+
+
+def test_the_night_ranks_by_matchpoints_against_those_who_held_the_same_cards(client: FlaskClient) -> None:
+    """Table 1 counts 31, 25, 22 and table 2 counts 20, 30, 28 on board 1: at seat 1 table 1 beats
+    table 2 (2 matchpoints of 2: 100 %), at seats 2 and 3 table 2 does."""
+    club, _ = new_club(client, NINE[:6])
+    edit, view, (one, two) = two_tables(client, club)
+    record(client, one, board_hand(one, 1, (31, 25, 22)))
+    record(client, two, board_hand(two, 1, (20, 30, 28)))
+    ranking = night(client, edit)["duplicate"]["ranking"]
+    percent = {p["name"]: p["percent"] for p in ranking["players"]}
+    assert percent == {one["players"][0]: 100.0, two["players"][1]: 100.0, two["players"][2]: 100.0,
+                       two["players"][0]: 0.0, one["players"][1]: 0.0, one["players"][2]: 0.0}
+    assert [p["rank"] for p in ranking["players"]] == [1, 1, 1, 4, 4, 4]
+    [board] = ranking["boards"]
+    assert [(r["seat"], r["table"], r["matchpoints"], r["top"]) for r in board["results"]] == [
+        (1, 1, 2, 2), (1, 2, 0, 2), (2, 2, 2, 2), (2, 1, 0, 2), (3, 2, 2, 2), (3, 1, 0, 2)]
+    for token in (edit, view):  # the director's and the members' view
+        page = client.get(f"/n/{token}/?lang=it").get_data(as_text=True)
+        assert "duplicate-ranking" in page and "100,00" in page
+    text = re.sub(r"[ \t]+", " ", pdf_text(client.get(f"/n/{view}/results.pdf").data))
+    assert "Smazzata 1" in text and "2/2" in text and "0/2" in text  # the traveller, with matchpoints
+    for name in NINE[:6]:
+        assert name in text
+    rows = list(csv.reader(io.StringIO(client.get(f"/n/{view}/results.csv").get_data(as_text=True)
+                                       .removeprefix("\ufeff")), delimiter=";"))
+    assert rows[0][:3] == ["Posizione", "Giocatore", "Percentuale"]
+    assert [r[2] for r in rows[1:7]] == ["100,00", "100,00", "100,00", "0,00", "0,00", "0,00"]
+    assert len([r for r in rows[9:] if r]) == 6  # a traveller line for each result
+    # the club's statistics keep counting each table as a match
+    players = client.get(f"/c/{club}/players.json").get_json()["players"]
+    assert all(p["matches"] == 1 and p["hands"] == 1 for p in players if p["name"] in NINE[:6])
+
+
+def test_a_hand_dealt_by_the_wrong_seat_is_left_out_and_named(client: FlaskClient) -> None:
+    club, _ = new_club(client, NINE[:6])
+    edit, _view, (one, two) = two_tables(client, club)
+    record(client, one, board_hand(one, 1, (31, 25, 22)))
+    wrong = board_hand(two, 1, (20, 30, 28))
+    wrong["dealer"] = next(p for p in two["players"] if p != wrong["dealer"])
+    record(client, two, wrong)
+    data = night(client, edit)["duplicate"]["ranking"]
+    assert {p["name"] for p in data["players"]} == set(one["players"])  # table 2's hand left out
+    page = client.get(f"/n/{edit}/?lang=en").get_data(as_text=True)
+    dealer = two["players"][deal_board(SEED, 1, "three").dealer - 1]
+    assert "Round 1, table 2, hand 1 (board 1) is left out until it is mended" in page
+    assert f"board 1 is dealt by seat 1 ({dealer}), not by {wrong['dealer']}" in page
