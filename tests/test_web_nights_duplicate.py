@@ -147,3 +147,101 @@ def test_a_hand_dealt_by_the_wrong_seat_is_left_out_and_named(client: FlaskClien
     dealer = two["players"][deal_board(SEED, 1, "three").dealer - 1]
     assert "Round 1, table 2, hand 1 (board 1) is left out until it is mended" in page
     assert f"board 1 is dealt by seat 1 ({dealer}), not by {wrong['dealer']}" in page
+
+
+def session_upload(client: FlaskClient, club: str, body: bytes, night_id: str = "") -> Any:
+    return submit(client, f"/c/{club}/duplicate?lang=en", {"file": (io.BytesIO(body), "session.json"), "text": "",
+                                                           "night": night_id}, page_url=f"/c/{club}/duplicate")
+
+
+def played_night(client: FlaskClient, club: str) -> tuple[str, list[dict[str, Any]]]:
+    """Seven players over two rounds of one board: a table of three and one of four each round."""
+    edit, _view = new_night(client, club, players=NINE[:7], rounds=2, duplicate={"boards_per_round": 1})
+    for number in (1, 2):
+        if number == 2:
+            assert client.post(f"/n/{edit}/rounds", json={}).status_code == 201
+        for table in night(client, edit)["rounds"][number - 1]["tables"]:
+            deal = "four" if len(table["players"]) == 4 else "three"
+            record(client, table, board_hand(table, number, (31, 25, 22) if deal == "three" else (25, 20, 18, 15),
+                                             deal))
+    return edit, night(client, edit)["rounds"]
+
+
+def test_the_night_exports_its_session_and_imports_back_as_the_same(app: Flask, client: FlaskClient) -> None:
+    from scorer.engine.duplicate import parse_duplicate
+
+    club, _ = new_club(client, NINE[:7])
+    edit, rounds = played_night(client, club)
+    exported = client.get(f"/n/{edit}/session.json")
+    assert exported.status_code == 200 and exported.mimetype == "application/json"
+    document = exported.get_json()
+    session = parse_duplicate(document)  # the engine reads it: every hand its board's
+    assert document["format"] == "scarto-duplicate/1" and document["seed"] == SEED
+    assert document["club"] == "Circolo Arci" and document["boards_per_round"] == 1
+    assert [(t["round"], t["table"], [h["board"] for h in t["hands"]]) for t in document["tables"]] == [
+        (r["number"], t["number"], [r["number"]]) for r in ({"number": 1}, {"number": 2})
+        for t in rounds[r["number"] - 1]["tables"]]
+    assert len(session.tables) == 4
+    other, _ = new_club(client, ["Zora"])
+    response = session_upload(client, other, exported.data)
+    assert response.status_code == 302, response.get_data(as_text=True)[-3000:]
+    imported = response.headers["Location"].split("/n/")[1].strip("/")
+    again = client.get(f"/n/{imported}/session.json").get_json()
+    assert again == document  # the round trip: the same tables, hands, title and date
+    data = night(client, imported)
+    assert data["duplicate"]["ranking"] == night(client, edit)["duplicate"]["ranking"]
+    assert data["rounds_planned"] == 2 and len(data["rounds"]) == 2
+    assert client.post(f"/n/{imported}/rounds", json={}).status_code == 409  # nothing left to seat
+
+
+def test_another_clubs_file_of_the_same_boards_ranks_with_the_night(app: Flask, client: FlaskClient) -> None:
+    import json
+
+    club, _ = new_club(client, NINE[:7])
+    edit, _rounds = played_night(client, club)
+    document = client.get(f"/n/{edit}/session.json").get_json()
+    theirs = {**document, "club": "Bocciofila"}
+    with app.app_context():
+        night_id = str(night_of_token(edit))
+    page = client.get(f"/c/{club}/duplicate?lang=en").get_data(as_text=True)
+    assert "Rank it with “Giovedì” (2026-12-03)" in page
+    merged = session_upload(client, club, json.dumps(theirs).encode(), night_id)
+    text = merged.get_data(as_text=True)
+    assert merged.status_code == 200 and "Giovedì, ranked with Bocciofila" in text
+    rows = re.findall(r"<tr><td>\d+</td><td>([^<]+) <span class=\"muted\">\(([^)]+)\)</span>", text)
+    assert sorted(rows) == sorted([(n, c) for n in NINE[:7] for c in ("Circolo Arci", "Bocciofila")])
+    # the same cards held at both clubs: every seat's two results tie, so everyone has 50 %
+    assert text.count(">50.00<") == 14 + 28  # the ranking's lines, and each board's results in the travellers
+    other_set = {**theirs, "seed": "another seed"}
+    refused = session_upload(client, club, json.dumps(other_set).encode(), night_id)
+    assert refused.status_code == 400
+    assert f"this file plays the deal set another seed (three), not {SEED} (three)" in html_text(refused)
+
+
+def test_a_file_that_is_not_a_session_is_refused_with_its_place(client: FlaskClient) -> None:
+    club, _ = new_club(client, NINE[:7])
+    refused = session_upload(client, club, b'{"format": "scarto-duplicate/1", "seed": "x", "boards": 2}')
+    assert refused.status_code == 400 and "tables" in html_text(refused)
+    hand = {"dealer": "Anna", "points": {"Anna": 30, "Bruno": 20, "Carla": 28}}
+    apart = {"format": "scarto-duplicate/1", "seed": "x", "boards": 2, "tables": [
+        {"round": 1, "table": 1, "players": ["Anna", "Bruno", "Carla"], "hands": [{"board": 2, "hand": {
+            **hand, "dealer": "Bruno"}}]}]}
+    import json
+
+    refused = session_upload(client, club, json.dumps(apart).encode())
+    assert refused.status_code == 400 and ("tables[0]: a night's round 1 plays boards 1 to 2, hand by hand in that "
+                                           "order; this table does not") in html_text(refused)
+    empty = submit(client, f"/c/{club}/duplicate?lang=en", {"text": "", "night": ""}, page_url=f"/c/{club}/duplicate")
+    assert empty.status_code == 400 and "Choose a file or paste its text." in html_text(empty)
+
+
+def night_of_token(token: str) -> int:
+    from scorer.storage import nights as night_store
+
+    return night_store.find_night(get_db(), token)[0].id
+
+
+def html_text(response: Any) -> str:
+    import html
+
+    return html.unescape(response.get_data(as_text=True))

@@ -162,6 +162,8 @@ READ_TEMPLATES: dict[str, str] = {
                          "check the card or the board"),
     "duplicate.talon_card": N_("board %(board)s: %(card)s was in the talon, which the dealer takes, not "
                                "%(player)s: check the card or the board"),
+    "duplicate.round_boards": N_("a night's round %(number)s plays boards %(first)s to %(last)s, hand by hand in that "
+                                 "order; this table does not"),
     "duplicate.twice": N_("%(name)s plays board %(board)s twice; each player plays a board once"),
     "duplicate.other_set": N_("this file plays the deal set %(seed)s (%(deal)s), not %(first_seed)s (%(first_deal)s): "
                               "only files of one deal set rank together"),

@@ -20,7 +20,7 @@ import json
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from fractions import Fraction
 from functools import lru_cache
@@ -433,6 +433,58 @@ def create_night(db: sqlite_utils.Database, club: club_store.ClubRow, spec: Nigh
         club_store.event(db, club.id, "night", {"title": spec.title, "date": spec.date, "players": len(names)},
                          stamp)
     return get_night(db, int(night_id))
+
+
+def import_session(db: sqlite_utils.Database, club: club_store.ClubRow, session: dup.Session, per_round: int | None,
+                   title: str, day: str, title_for: TitleFor = default_title) -> NightRow:
+    """Store a ``scarto-duplicate/1`` session as a night of the club, its tables as they were played.
+
+    A night's table plays its round's boards in order (hand i of round r is board (r - 1) x B + i), so
+    a file whose tables do not is refused, naming the table; ``per_round`` is B (the file's
+    ``boards_per_round``, which this app writes), else the boards over the rounds. The night has
+    every round of the file and no more: nothing is left to seat."""
+    rounds = max((t.round for t in session.tables), default=0)
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ReadError(N_("Write the number of rounds as a whole number from 1 to 10."), "tables")
+    boards = per_round or max(1, session.boards // rounds)
+    dup.check_rounds(session, boards)
+    players: list[str] = []
+    for table in session.tables:
+        players += [name for name in table.players if name not in players]
+    if len(players) > MAX_PLAYERS:
+        raise ReadError(N_("A night may have at most 60 players."), "players")
+    stamp = store.now()
+    plan = DuplicatePlan(session.seed, boards, session.scoring)
+    base = {k: v for k, v in club.settings.items() if k in ("language", "pack", "settle", "stake")}
+    with store.writing(db):
+        edit, view = store.new_token(), store.new_token()
+        night_id = int(db.execute(
+            "INSERT INTO nights (club_id, title, date, edit_token, view_token, edit_key, view_key, settings, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?)",
+            [club.id, title, day, edit, view, token_key(edit), token_key(view), stamp, stamp]).lastrowid or 0)
+        roster = club_store.RosterNames(db, club.id)
+        names = [roster.player_for(name, stamp).name for name in players]
+        byes = [[n for n in names if all(n not in t.players for t in session.tables if t.round == r)]
+                for r in range(1, rounds + 1)]
+        _save_settings(db, night_id, {
+            "players": names, "rounds": rounds, "hands_per_round": boards, "seating": "mixed", "ranking": "total",
+            "seed": 0, "byes": byes, "rankings": [], "forced": [], "duplicate": plan.to_dict(),
+            "deal": session.deal, "imported": True}, stamp)
+        night = get_night(db, night_id)
+        for table in sorted(session.tables, key=lambda t: (t.round, t.table)):
+            seated = list(table.players)
+            ruleset = table.plays[0].hand.ruleset_given if table.plays else None
+            data = {"format": MATCH_FORMAT, **base, "title": title_for(title, table.round, table.table),
+                    "date": day, "ruleset": ruleset or ("four" if len(seated) == 4 else
+                                                              "piccolo" if night.deal == "piccolo" else "classic"),
+                    "end": {"hands": boards}, "players": seated,
+                    "first_dealer": _first_dealer(night, table.round, seated), "hands": []}
+            record = replace(parse_match(data), hands=tuple(p.hand for p in table.plays))
+            row = club_store.add_record(db, club.id, record, seated, roster)
+            db.execute("INSERT INTO night_tables (night_id, round, number, match_id, players) VALUES (?, ?, ?, ?, ?)",
+                       [night_id, table.round, table.table, row.id, json.dumps(seated, ensure_ascii=False)])
+        club_store.event(db, club.id, "night", {"title": title, "date": day, "players": len(names)}, stamp)
+    return get_night(db, night_id)
 
 
 def _save_settings(db: sqlite_utils.Database, night_id: int, settings: dict[str, Any], stamp: str) -> None:

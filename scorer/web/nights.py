@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -25,6 +26,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_wtf.file import FileField
+from werkzeug.datastructures import FileStorage
 from wtforms import (
     BooleanField,
     DateField,
@@ -37,11 +40,12 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
 
 from ..engine.deals import MAX_SEED
-from ..engine.duplicate import duplicate_to_dict, ranking_to_dict
+from ..engine.duplicate import duplicate_to_dict, merge, parse_duplicate, rank, ranking_to_dict
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_NAME
 from ..engine.nights import places as ranking_places
 from ..engine.numbers import fraction_json
+from ..engine.records import loads
 from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
 from ..storage import links as link_store
@@ -468,10 +472,89 @@ def session_json(token: str) -> Response:
     state, _tag = night_store.current_state(db, night)
     club = club_store.get_club(db, night.club_id)
     session, _misdealt = night_store.duplicate_session(db, night, state.rounds, club.name)
-    body = json.dumps(duplicate_to_dict(session), ensure_ascii=False, indent=1)
+    plan = night.duplicate
+    # beside the engine's keys, what makes the file a night again: its title, date and boards a round
+    document = {**duplicate_to_dict(session), "title": night.title, "date": night.date,
+                "boards_per_round": plan.boards}
+    body = json.dumps(document, ensure_ascii=False, indent=1)
     name = _file_name(night.title) or "night"
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": disposition("attachment", f"{name}.json")})
+
+
+class SessionFileForm(Form):
+    """Another duplicate session's file: imported as a night of the club, or ranked with one of its nights."""
+
+    file = FileField(_l("Session file (scarto-duplicate/1 JSON)"))
+    text = TextBox(_l("…or paste it here"))
+    night = SelectField(_l("What to do with it"), choices=[])
+
+
+def _session_choices(club: club_store.ClubRow) -> list[tuple[str, str]]:
+    nights = [n for n in night_store.club_nights(get_db(), club.id) if n.duplicate is not None][:20]
+    return [("", _("Import it as a night of this club")),
+            *((str(n.id), _("Rank it with “%(title)s” (%(date)s)", title=n.title, date=n.date)) for n in nights)]
+
+
+@bp.route("/c/<token>/duplicate", methods=["GET", "POST"])
+def session_file(token: str) -> Any:
+    """A ``scarto-duplicate/1`` file brought to the club: a night of its own (the club's export read back),
+    or another club's session of the same boards ranked together with one of the club's nights."""
+    club, _can_edit = load_club(token, edit=True)
+    form = SessionFileForm()
+    form.night.choices = _session_choices(club)
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            value = _uploaded_session(form)
+            session = parse_duplicate(value)
+            if form.night.data:
+                return _merged_page(club, token, int(form.night.data), session)
+            night = _imported(club, value, session)
+        except ScartoError as exc:
+            problems = [error_text(exc)]
+        else:
+            flash(_("The session is imported as a night of the club."))
+            return redirect(url_for("nights.night_page", token=night.edit_token))
+    elif request.method == "POST":
+        problems = [_("Choose a file or paste its text.")]
+    status = 400 if request.method == "POST" else 200
+    return render_template("night_session.html", club=club, token=token, form=form, problems=problems), status
+
+
+def _uploaded_session(form: SessionFileForm) -> Any:
+    upload = form.file.data
+    if isinstance(upload, FileStorage) and upload.filename:
+        return loads(upload.read(), "file")
+    if (form.text.data or "").strip():
+        return loads((form.text.data or "").strip().encode(), "text")
+    raise ScartoError(_("Choose a file or paste its text."))
+
+
+def _imported(club: club_store.ClubRow, value: Any, session: Any) -> night_store.NightRow:
+    """The file as a new night: its title and date as this app writes them, else the seed and today."""
+    title = value.get("title") if isinstance(value.get("title"), str) else session.seed
+    day = value.get("date") if isinstance(value.get("date"), str) else datetime.now(UTC).date().isoformat()
+    per_round = value.get("boards_per_round")
+    per_round = per_round if isinstance(per_round, int) and not isinstance(per_round, bool) and \
+        1 <= per_round <= night_store.MAX_HANDS else None
+    return night_store.import_session(get_db(), club, session, per_round,
+                                      club_store.clean_name(title[:40], "title", player=False),
+                                      club_store._date(day, "date"), title_for(_club_language(club)))
+
+
+def _merged_page(club: club_store.ClubRow, token: str, night_id: int, other: Any) -> Any:
+    """The club's night and another club's session of the same deal set, ranked as one tournament."""
+    db = get_db()
+    night = night_store.get_night(db, night_id)
+    if night.club_id != club.id or night.duplicate is None:
+        abort(404)
+    state, _tag = night_store.current_state(db, night)
+    mine, _misdealt = night_store.duplicate_session(db, night, state.rounds, club.name)
+    label = other.club if other.club and other.club != club.name else _("the other club")
+    ranking = rank(merge([mine, replace(other, club=label)]))
+    return render_template("night_merged.html", club=club, token=token, night=night, other=label,
+                           merged={"duplicate": ranking})
 
 
 # --- the JSON interface ------------------------------------------------------------------
