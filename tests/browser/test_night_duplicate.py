@@ -1,0 +1,104 @@
+"""A duplicate club night on two phones, in Italian at 390 px: the director seats seven players
+(a table of three and one of four) for two rounds of one board; a player's phone opens each
+table's match, sees its board and lays it out from the board's page, records the hand; the
+director's view follows by itself and ranks by matchpoints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import SCREENSHOTS, Taps, no_overflow
+from tests.browser.handflows import type_into
+
+pytestmark = pytest.mark.browser
+
+SEVEN = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina"]
+
+
+def snap(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def record_table(phone: Any, taps: Taps, url: str, board: int, *, look: bool = False) -> None:
+    """The table's phone: its match names the board and who deals it; the hand is recorded by points."""
+    phone.goto(url)
+    taps.tap("details.night-boards summary")
+    boards = phone.locator("details.night-boards ol.boards li")
+    expect(boards).to_have_count(1)
+    expect(boards.first).to_contain_text(f"Mano 1: smazzata {board}")
+    expect(phone.locator("details.night-boards summary")).to_have_text(f"Smazzata duplicata {board}")
+    kind = "four" if phone.locator("h1:has-text('tavolo 2')").count() else "three"
+    if look:  # the table's match with its board, then the board's page: one seat at a time
+        assert no_overflow(phone) == []
+        snap(phone, f"night-duplicate-table-{kind}-it")
+        taps.tap("details.night-boards ol.boards a")
+        expect(phone.locator("h1")).to_have_text(f"Smazzata {board} di 2")
+        assert no_overflow(phone) == []
+        snap(phone, f"night-duplicate-board-{board}-{kind}-it")
+        phone.go_back()
+    taps.tap("#record-points")
+    points = ("25", "20", "18") if phone.locator("#points_3").count() else ("31", "25")
+    for i, value in enumerate(points):
+        type_into(phone, taps, f"#points_{i}", value)
+    taps.tap("#save")
+    expect(phone.locator(".flash")).to_be_visible()
+
+
+@pytest.mark.slow
+def test_a_duplicate_night_of_seven_on_two_phones(browser: Any, browser_context_args: dict[str, Any],
+                                                   live_server: str, page: Any, taps: Taps) -> None:
+    made = page.request.post(live_server + "/api/clubs", data={
+        "format": "scarto-club/1", "name": "Circolo Arci", "players": SEVEN, "defaults": {"language": "it"}})
+    assert made.status == 201
+    page.goto(made.json()["edit_url"] + "?lang=it")
+
+    # the director: a night of two rounds, duplicate, one board a round
+    taps.tap("text=Serata del circolo")
+    page.fill("#title", "Giovedì duplicato")
+    for name in SEVEN:
+        taps.tap(f"label.choice:has-text('{name}')")
+    page.fill("#rounds", "2")
+    taps.tap("label.choice:has-text('Duplicato')")
+    page.fill("#boards", "1")
+    assert no_overflow(page) == []
+    snap(page, "night-duplicate-new-it")
+    taps.tap("text=Fai sedere il primo turno")
+    tables = page.locator("li.night-table")
+    expect(tables).to_have_count(2)
+    expect(page.locator("li.night-table p.boards a")).to_have_count(2)
+    expect(page.locator("li.night-table p.boards").first).to_contain_text("smazzata 1")
+    assert no_overflow(page) == []
+    snap(page, "night-duplicate-director-round-1-it")
+
+    # the second phone, a player's, at each table in turn
+    phone = browser.new_context(**browser_context_args).new_page()
+    phone_taps = Taps(phone)
+    phone.goto(live_server + "/?lang=it")
+    for round_ in (1, 2):
+        links = [tables.nth(i).locator("a.button").get_attribute("href") for i in range(2)]
+        for link in links:
+            record_table(phone, phone_taps, live_server + link, round_, look=round_ == 1)
+        expect(page.locator("li.night-table[data-done='yes']")).to_have_count(2, timeout=10_000)
+        if round_ == 1:
+            taps.tap("text=Avvia il turno 2")
+            expect(page.locator(".flash")).to_contain_text("Il turno 2")
+            expect(page.locator("li.night-table p.boards").first).to_contain_text("smazzata 2")
+
+    # the director's view ranks by matchpoints: the three and the four play different deals, so
+    # each seat's only result is its board's average, 50 %
+    rows = page.locator("table.duplicate-ranking tbody tr")
+    expect(rows).to_have_count(7)
+    for i in range(7):
+        expect(rows.nth(i)).to_contain_text("50,00")
+    expect(page.locator("h2:has-text('Classifica finale')")).to_be_visible()
+    assert no_overflow(page) == []
+    snap(page, "night-duplicate-director-final-it")
+    # the members' view on the player's phone: the same ranking
+    phone.goto(page.locator("input.link").input_value())
+    expect(phone.locator("table.duplicate-ranking tbody tr")).to_have_count(7)
+    assert no_overflow(phone) == []
+    snap(phone, "night-duplicate-members-it")
