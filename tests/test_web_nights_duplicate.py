@@ -245,3 +245,35 @@ def html_text(response: Any) -> str:
     import html
 
     return html.unescape(response.get_data(as_text=True))
+
+
+def test_the_entry_forms_know_the_board_and_refuse_a_card_of_another_seat(client: FlaskClient) -> None:
+    import json
+
+    from scorer.engine.cards import CODES
+    from tests.handutil import open_form, points_data
+    from tests.handutil import record as record_form
+
+    club, _ = new_club(client, NINE[:6])
+    _edit, _view, (one, _two) = two_tables(client, club)
+    token, players = token_of(one["match_url"]), tuple(one["players"])
+    dealt = deal_board(SEED, 1, "three")
+    # the live page holds what each seat was dealt, the dealer's seat the talon too: live.js offers a
+    # player only their own cards
+    page, _fields = open_form(client, f"/m/{token}/hands/new/live?lang=en")
+    config = json.loads(re.search(r"data-config='([^']+)'", page).group(1))  # type: ignore[union-attr]
+    assert config["board"] == 1
+    assert config["held"] == {name: [CODES[c] for c in (*hand, *(dealt.talon if seat == dealt.dealer else ()))]
+                              for seat, (name, hand) in enumerate(zip(players, dealt.hands, strict=True), start=1)}
+    # a trick with seat 3's cards only: someone else played one of them
+    tricks = " ".join(CODES[c] for c in dealt.hands[2][:3])
+    refused = record_form(client, token, "live", {"dealer": players[0], "tricks": tricks})
+    assert refused.status_code == 400
+    assert re.search(rf"board 1: \w+ was dealt to seat 3 \({players[2]}\), not to \w+: check the card",
+                     html_text(refused))
+    # counted points say nothing of who held which card; the dealer is the board's all the same
+    wrong = record_form(client, token, "points", points_data({players[0]: 31, players[1]: 25}, players, players[1]))
+    assert wrong.status_code == 400
+    assert f"board 1 is dealt by seat 1 ({players[0]}), not by {players[1]}" in html_text(wrong)
+    right = record_form(client, token, "points", points_data({players[0]: 31, players[1]: 25}, players, players[0]))
+    assert right.status_code == 302

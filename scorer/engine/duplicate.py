@@ -187,7 +187,10 @@ def _play(value: object, where: str, players: list[Any], seed: str, deal: str, b
 def check_play(hand: HandRecord, seed: str, board: int, where: str = "hand") -> None:
     """A hand recorded elsewhere (a club night's table) checked as a session file's is: dealt by the
     board's seat, every card it tells of held by the seat that played it; a ReadError naming both."""
-    _check_cards(hand, deal_board(seed, board, hand.ruleset.deal), where)
+    try:
+        _check_cards(hand, deal_board(seed, board, hand.ruleset.deal), where)
+    except ReadError as exc:  # a record checked on its own: its places named from the record, not ".dealer"
+        raise type(exc).of(exc.key, exc.where.lstrip("."), **exc.params) from exc
 
 
 def check_rounds(session: Session, per_round: int) -> None:

@@ -732,5 +732,19 @@ def night_of(db: sqlite_utils.Database, match_id: int) -> tuple[NightRow, TableR
                                                   tuple(json.loads(r["players"])))
 
 
+def board_of(db: sqlite_utils.Database, match_id: int, number: int) -> tuple[str, Board] | None:
+    """The board hand ``number`` of a match plays, with its seed, when the match is a duplicate night's
+    table and the hand one of its round's boards; None otherwise."""
+    found = night_of(db, match_id)
+    if found is None or found[0].duplicate is None:
+        return None
+    night, table = found
+    plan = night.duplicate
+    assert plan is not None
+    if not 1 <= number <= plan.boards:
+        return None
+    return plan.seed, night.boards(table.round, len(table.players))[number - 1]
+
+
 def today() -> str:
     return date.today().isoformat()

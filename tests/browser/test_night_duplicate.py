@@ -102,3 +102,29 @@ def test_a_duplicate_night_of_seven_on_two_phones(browser: Any, browser_context_
     expect(phone.locator("table.duplicate-ranking tbody tr")).to_have_count(7)
     assert no_overflow(phone) == []
     snap(phone, "night-duplicate-members-it")
+
+
+def test_the_live_entry_offers_only_the_cards_of_the_player_to_play(page: Any, live_server: str, taps: Taps) -> None:
+    made = page.request.post(live_server + "/api/clubs", data={
+        "format": "scarto-club/1", "name": "Circolo Arci", "players": SEVEN[:3], "defaults": {"language": "it"}})
+    night = page.request.post(made.json()["edit_url"] + "nights", headers={"Content-Type": "application/json"},
+                              data={"format": "scarto-night/1", "title": "Giovedì", "players": SEVEN[:3],
+                                    "rounds": 1, "duplicate": {"boards_per_round": 1}})
+    assert night.status == 201, night.text()
+    table = page.request.get(night.json()["edit_url"] + "night.json").json()["rounds"][0]["tables"][0]
+    page.goto(table["match_url"] + "hands/new/live?lang=it")
+    held = page.locator("#grid button[data-card]:not(.not-held)")
+    expect(held).not_to_have_count(78)
+    first = held.count()
+    assert first in (25, 28)  # the leader's hand (the dealer's with the talon)
+    faded = page.locator("#grid button.not-held").first
+    assert faded.get_attribute("aria-disabled") == "true"
+    faded.click(force=True)  # a tap on it all the same
+    expect(page.locator("#tricks-text")).to_have_value("")  # a card the player did not hold is not played
+    taps.tap("#grid button[data-card]:not(.not-held)")
+    expect(page.locator("#tricks-text")).not_to_have_value("")
+    expect(page.locator("#grid button.gone")).to_have_count(1)
+    # the next player's cards are offered now, the card played stays in place, greyed
+    expect(page.locator("#grid button[data-card]:not(.not-held):not(.gone)")).not_to_have_count(first - 1)
+    assert no_overflow(page) == []
+    snap(page, "night-duplicate-live-it")
