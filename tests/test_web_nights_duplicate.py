@@ -208,10 +208,12 @@ def test_another_clubs_file_of_the_same_boards_ranks_with_the_night(app: Flask, 
     merged = session_upload(client, club, json.dumps(theirs).encode(), night_id)
     text = merged.get_data(as_text=True)
     assert merged.status_code == 200 and "Giovedì, ranked with Bocciofila" in text
-    rows = re.findall(r"<tr><td>\d+</td><td>([^<]+) <span class=\"muted\">\(([^)]+)\)</span>", text)
+    ranking = text.split("duplicate-ranking", 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr><td>\d+</td><td>([^<]+) <span class=\"muted\">\(([^)]+)\)</span>", ranking)
     assert sorted(rows) == sorted([(n, c) for n in NINE[:7] for c in ("Circolo Arci", "Bocciofila")])
     # the same cards held at both clubs: every seat's two results tie, so everyone has 50 %
-    assert text.count(">50.00<") == 14 + 28  # the ranking's lines, and each board's results in the travellers
+    assert ranking.count(">50.00<") == 14
+    assert text.count(">1/2<") == 28  # the travellers: each of the 28 results ties the other club's
     other_set = {**theirs, "seed": "another seed"}
     refused = session_upload(client, club, json.dumps(other_set).encode(), night_id)
     assert refused.status_code == 400

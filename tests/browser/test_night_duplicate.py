@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SCREENSHOTS, Taps, no_overflow
+from tests.browser.conftest import SCREENSHOTS, Taps, no_overflow, violations
 from tests.browser.handflows import type_into
 
 pytestmark = pytest.mark.browser
@@ -45,12 +45,12 @@ def record_table(phone: Any, taps: Taps, url: str, board: int, *, look: bool = F
     for i, value in enumerate(points):
         type_into(phone, taps, f"#points_{i}", value)
     taps.tap("#save")
-    expect(phone.locator(".flash")).to_be_visible()
+    expect(phone.locator(".flash")).to_be_visible(timeout=15_000)
 
 
 @pytest.mark.slow
 def test_a_duplicate_night_of_seven_on_two_phones(browser: Any, browser_context_args: dict[str, Any],
-                                                   live_server: str, page: Any, taps: Taps) -> None:
+                                                   live_server: str, page: Any, taps: Taps, axe_source: str) -> None:
     made = page.request.post(live_server + "/api/clubs", data={
         "format": "scarto-club/1", "name": "Circolo Arci", "players": SEVEN, "defaults": {"language": "it"}})
     assert made.status == 201
@@ -96,12 +96,29 @@ def test_a_duplicate_night_of_seven_on_two_phones(browser: Any, browser_context_
         expect(rows.nth(i)).to_contain_text("50,00")
     expect(page.locator("h2:has-text('Classifica finale')")).to_be_visible()
     assert no_overflow(page) == []
+    assert violations(page, axe_source) == []
     snap(page, "night-duplicate-director-final-it")
     # the members' view on the player's phone: the same ranking
     phone.goto(page.locator("input.link").input_value())
     expect(phone.locator("table.duplicate-ranking tbody tr")).to_have_count(7)
     assert no_overflow(phone) == []
     snap(phone, "night-duplicate-members-it")
+
+    # the session file, ranked on the club page with the night it came from as if another club sent it
+    session = page.request.get(page.url + "session.json")
+    assert session.status == 200 and session.json()["format"] == "scarto-duplicate/1"
+    page.goto(made.json()["edit_url"])
+    taps.tap("text=File di torneo duplicato")
+    page.locator("#text").fill(session.text())
+    page.select_option("#night", label="Mettilo in classifica con “Giovedì duplicato” (" + session.json()["date"] + ")")
+    assert violations(page, axe_source) == []
+    snap(page, "night-duplicate-session-file-it")
+    taps.tap("text=Leggi il file")
+    expect(page.locator("h1")).to_have_text("Giovedì duplicato, in classifica con l'altro circolo")
+    expect(page.locator("table.duplicate-ranking tbody tr")).to_have_count(14)
+    assert no_overflow(page) == []
+    assert violations(page, axe_source) == []
+    snap(page, "night-duplicate-merged-it")
 
 
 def test_the_live_entry_offers_only_the_cards_of_the_player_to_play(page: Any, live_server: str, taps: Taps) -> None:
