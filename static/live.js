@@ -247,9 +247,8 @@
   function render(keepText) {
     var played = {}, now = current(), done = complete();
     state.tricks.forEach(function (t) { t.forEach(function (c) { played[c] = true; }); });
-    // at a duplicate night the board is known: only the cards of the player whose turn it is are offered
-    var turn = cfg.held && !done ? ((now && now.turn) || (localTricks() || {}).turn) : null;
-    var mine = turn && cfg.held[turn] ? cfg.held[turn] : null;
+    // a duplicate board: only the cards of the player to play
+    var t = cfg.held && !done && ((now && now.turn) || (localTricks() || {}).turn), mine = t && cfg.held[t];
     // played cards keep their place, greyed: nothing slides under the next tap
     Object.keys(buttons).forEach(function (code) {
       var other = !!mine && mine.indexOf(code) < 0 && !played[code];

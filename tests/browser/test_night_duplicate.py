@@ -145,3 +145,34 @@ def test_the_live_entry_offers_only_the_cards_of_the_player_to_play(page: Any, l
     expect(page.locator("#grid button[data-card]:not(.not-held):not(.gone)")).not_to_have_count(first - 1)
     assert no_overflow(page) == []
     snap(page, "night-duplicate-live-it")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fi", "es", "it"])
+def test_a_duplicate_night_reads_in_every_language_at_320_px(page: Any, live_server: str, language: str) -> None:
+    """The director's page, the table's match and the session file form, at the narrowest phone."""
+    page.set_viewport_size({"width": 320, "height": 700})
+    made = page.request.post(live_server + "/api/clubs", data={
+        "format": "scarto-club/1", "name": "Circolo Arci", "players": SEVEN, "defaults": {"language": language}})
+    club = made.json()["edit_url"]
+    night = page.request.post(club + "nights", headers={"Content-Type": "application/json"}, data={
+        "format": "scarto-night/1", "title": "Giovedì", "players": SEVEN, "rounds": 2,
+        "duplicate": {"boards_per_round": 2, "scoring": "difference"}})
+    assert night.status == 201, night.text()
+    data = page.request.get(night.json()["edit_url"] + "night.json").json()
+    for table in data["rounds"][0]["tables"]:
+        players = table["players"]
+        points = dict(zip(players, (31, 25, 22) if len(players) == 3 else (25, 20, 18, 15), strict=True))
+        hand = page.request.post(table["match_url"] + "hands.json", headers={"Content-Type": "application/json"},
+                                 data={"dealer": players[0], "points": points})
+        assert hand.status == 201, hand.text()
+    for url, name in ((night.json()["edit_url"], "director"), (data["rounds"][0]["tables"][1]["match_url"], "table"),
+                      (club + "duplicate", "session-file")):
+        page.goto(url + f"?lang={language}")
+        if name == "table":
+            page.locator("details.night-boards summary").click()
+        else:
+            expect(page.locator("h1")).to_be_visible()
+        snap(page, f"night-duplicate-{name}-320-{language}")
+        assert no_overflow(page) == [], name
+    page.goto(night.json()["edit_url"] + f"?lang={language}")
+    expect(page.locator("table.duplicate-ranking tbody tr")).to_have_count(7)
