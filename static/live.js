@@ -251,10 +251,14 @@
   function render(keepText) {
     var played = {}, now = current(), done = complete();
     state.tricks.forEach(function (t) { t.forEach(function (c) { played[c] = true; }); });
+    // a duplicate board: only the cards of the player to play
+    var t = cfg.held && !done && ((now && now.turn) || (localTricks() || {}).turn), mine = t && cfg.held[t];
     // played cards keep their place, greyed: nothing slides under the next tap
     Object.keys(buttons).forEach(function (code) {
+      var other = !!mine && mine.indexOf(code) < 0 && !played[code];
       buttons[code].classList.toggle("gone", !!played[code]);
-      buttons[code].setAttribute("aria-disabled", played[code] || done ? "true" : "false");
+      buttons[code].classList.toggle("not-held", other);
+      buttons[code].setAttribute("aria-disabled", played[code] || done || other ? "true" : "false");
     });
     // the box shows the record, but not over what the player is typing in it (an answer to an earlier
     // check may come while they type; their text is checked when they leave the box)

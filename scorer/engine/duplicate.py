@@ -184,6 +184,26 @@ def _play(value: object, where: str, players: list[Any], seed: str, deal: str, b
     return BoardPlay(board, hand)
 
 
+def check_play(hand: HandRecord, seed: str, board: int, where: str = "hand") -> None:
+    """A hand recorded elsewhere (a club night's table) checked as a session file's is: dealt by the
+    board's seat, every card it tells of held by the seat that played it; a ReadError naming both."""
+    try:
+        _check_cards(hand, deal_board(seed, board, hand.ruleset.deal), where)
+    except ReadError as exc:  # a record checked on its own: its places named from the record, not ".dealer"
+        raise type(exc).of(exc.key, exc.where.lstrip("."), **exc.params) from exc
+
+
+def check_rounds(session: Session, per_round: int) -> None:
+    """The session played as a club night plays it: round r's tables play boards (r - 1) x ``per_round`` + 1
+    onwards, one a hand, in order (a night's match knows its boards only by that); ReadError naming the table."""
+    for i, table in enumerate(session.tables):
+        first = (table.round - 1) * per_round + 1
+        if [p.board for p in table.plays] != list(range(first, first + len(table.plays))) or \
+                len(table.plays) > per_round:
+            raise ReadError.of("duplicate.round_boards", f"tables[{i}]", number=table.round, first=first,
+                               last=first + per_round - 1)
+
+
 def _check_cards(hand: HandRecord, dealt: Board, where: str) -> None:
     """The record against the board: the board's dealer deals, and every card a seat plays (or the
     dealer discards, or the record gives as the talon) is one that seat was dealt. Who played a

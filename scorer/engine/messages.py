@@ -163,6 +163,8 @@ READ_TEMPLATES: dict[str, str] = {
                          "check the card or the board"),
     "duplicate.talon_card": N_("board %(board)s: %(card)s was in the talon, which the dealer takes, not "
                                "%(player)s: check the card or the board"),
+    "duplicate.round_boards": N_("a night's round %(number)s plays boards %(first)s to %(last)s, hand by hand in that "
+                                 "order; this table does not"),
     "duplicate.twice": N_("%(name)s plays board %(board)s twice; each player plays a board once"),
     "duplicate.other_set": N_("this file plays the deal set %(seed)s (%(deal)s), not %(first_seed)s (%(first_deal)s): "
                               "only files of one deal set rank together"),
@@ -218,6 +220,7 @@ READ_TEMPLATES: dict[str, str] = {
     "club.history": N_("Write the history as a list of objects, each with \"at\" and \"event\"."),
     "night.rounds": N_("Write the number of rounds as a whole number from 1 to 10."),
     "night.hands_per_round": N_("Write the hands per round as a whole number from 1 to 30."),
+    "night.boards_per_round": N_("Write the boards per round as a whole number from 1 to 30."),
     "night.crowd": N_("A night may have at most 60 players."),
     "night.few": N_("A night needs at least 3 players present."),
     "night.seating": N_('Seating is "mixed" or "ranking".'),

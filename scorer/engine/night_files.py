@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from . import duplicate as dup
 from . import nights as ranking
 from . import seating
 from .club_files import clean_name, read_date, read_head
+from .deals import MAX_BOARDS, read_seed
 from .errors import ReadError
 from .numbers import fraction_json
 from .rulesets import find_ruleset
@@ -42,6 +44,24 @@ class NightSpec:
     ranking: ranking.Ranking
     seed: int
     ruleset: Any = None
+    duplicate: DuplicatePlan | None = None
+
+
+@dataclass(frozen=True)
+class DuplicatePlan:
+    """A night played as a duplicate session: the deal set every table plays and how it is scored.
+
+    Round r plays boards (r - 1) x ``boards`` + 1 to r x ``boards`` of the set, every table of three the
+    night's deal, every table of four the ``four`` deal's boards of the same seed; so nobody plays a board
+    twice, whatever the seating, and the seats still rotate as the night draws them."""
+
+    seed: str
+    boards: int
+    """Boards a round: every table plays them, one a hand."""
+    scoring: dup.Scoring = "matchpoints"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seed": self.seed, "boards_per_round": self.boards, "scoring": self.scoring}
 
 
 def _whole(value: object, high: int) -> bool:
@@ -49,9 +69,10 @@ def _whole(value: object, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= high
 
 
-def parse_night(data: object, club_defaults: Mapping[str, Any] | None = None) -> NightSpec:
+def parse_night(data: object, club_defaults: Mapping[str, Any] | None = None, club_name: str = "") -> NightSpec:
     """A ``scarto-night/1`` body to a NightSpec; ReadError naming what and where otherwise.
-    ``club_defaults``: the club's defaults for new matches, whose rules a night without its own plays."""
+    ``club_defaults``: the club's defaults for new matches, whose rules a night without its own plays;
+    ``club_name`` makes a duplicate night's default seed, with the date."""
     value = read_head(data, NIGHT_FORMAT)
     title = clean_name(value.get("title", "Club night"), "title", player=False)
     raw_date = value.get("date")
@@ -70,7 +91,31 @@ def parse_night(data: object, club_defaults: Mapping[str, Any] | None = None) ->
         raise ReadError.of("night.ranking", "ranking")
     seed = _seed(value.get("seed"))
     ruleset = _three_handed(value.get("ruleset", (club_defaults or {}).get("ruleset")))
-    return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset)
+    plan = _duplicate(value.get("duplicate"), rounds, f"{club_name} {day}".strip())
+    if plan is not None:
+        hands = plan.boards  # a hand a board
+    return NightSpec(title, day, players, rounds, hands, method, by, seed, ruleset, plan)
+
+
+def _duplicate(value: object, rounds: int, default_seed: str) -> DuplicatePlan | None:
+    """The night's ``duplicate`` object: its seed (the club's name and the date when absent), boards a
+    round (3 when absent) and scoring; the rounds' boards must fit one deal set."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        value = {}
+    if not isinstance(value, dict):
+        raise ReadError.of("record.not_object", "duplicate", kind=type(value).__name__)
+    seed = read_seed(value.get("seed", default_seed), "duplicate.seed")
+    boards = value.get("boards_per_round", 3)
+    if not _whole(boards, MAX_HANDS):
+        raise ReadError.of("night.boards_per_round", "duplicate.boards_per_round")
+    if rounds * boards > MAX_BOARDS:
+        raise ReadError.of("limit.boards", "duplicate.boards_per_round", count=rounds * boards, limit=MAX_BOARDS)
+    scoring = value.get("scoring", "matchpoints")
+    if scoring not in dup.SCORINGS:
+        raise ReadError.of("field.choice", "duplicate.scoring", value=repr(scoring), allowed=", ".join(dup.SCORINGS))
+    return DuplicatePlan(seed, boards, scoring)
 
 
 def _players(raw: object) -> list[str]:

@@ -20,7 +20,7 @@ import hmac
 import json
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from functools import lru_cache
@@ -28,12 +28,15 @@ from typing import Any
 
 import sqlite_utils
 
+from ..engine import duplicate as dup
 from ..engine import nights as ranking
 from ..engine import seating
 from ..engine.clubs import MatchSummary
-from ..engine.night_files import NightSpec
+from ..engine.deals import Board, deal_board
+from ..engine.errors import ReadError, ScartoError
+from ..engine.night_files import MAX_PLAYERS, MAX_ROUNDS, DuplicatePlan, NightSpec
 from ..engine.records import MATCH_FORMAT, parse_match
-from ..engine.rulesets import dealt
+from ..engine.rulesets import dealt, find_ruleset
 from . import clubs as club_store
 from . import store
 from .db import token_key
@@ -114,6 +117,29 @@ class NightRow:
         """The hands a table of ``size`` plays in a round: as asked, or one deal each."""
         return self.hands_per_round or size
 
+    @property
+    def duplicate(self) -> DuplicatePlan | None:
+        """The deal set the night plays, when it is a duplicate session."""
+        value = self.settings.get("duplicate")
+        if not isinstance(value, dict):
+            return None
+        scoring: dup.Scoring = "difference" if value.get("scoring") == "difference" else "matchpoints"
+        return DuplicatePlan(str(value["seed"]), int(value["boards_per_round"]), scoring)
+
+    @property
+    def deal(self) -> str:
+        """The deal a table of three plays (``three`` or ``piccolo``): the night's rules'."""
+        return str(self.settings.get("deal", "three"))
+
+    def boards(self, round_: int, size: int) -> list[Board]:
+        """The boards a table of ``size`` plays in round ``round_``, hand 1 first; none unless duplicate."""
+        plan = self.duplicate
+        if plan is None:
+            return []
+        first = (round_ - 1) * plan.boards + 1
+        deal = "four" if size == 4 else self.deal
+        return [deal_board(plan.seed, number, deal) for number in range(first, first + plan.boards)]
+
     def bye(self, round_: int) -> list[str]:
         byes = self.settings.get("byes", [])
         return list(byes[round_ - 1]) if 0 < round_ <= len(byes) else []
@@ -126,7 +152,7 @@ class NightRow:
     def spec(self) -> NightSpec:
         """What the night was asked with, as stored (its file written back: :func:`night_document`)."""
         return NightSpec(self.title, self.date, self.players, self.rounds_planned, self.hands_per_round,
-                         self.seating, self.ranking_method, self.seed, self.settings.get("ruleset"))
+                         self.seating, self.ranking_method, self.seed, self.settings.get("ruleset"), self.duplicate)
 
 
 @dataclass(frozen=True)
@@ -168,12 +194,27 @@ class TableState:
 
 
 @dataclass(frozen=True)
+class Misdealt:
+    """A hand of a duplicate night that the board refuses (another dealer, a card of another seat)."""
+
+    round: int
+    table: int
+    hand: int
+    board: int
+    error: ScartoError
+
+
+@dataclass(frozen=True)
 class NightState:
     """A night read once: its tables by round and the ranking so far."""
 
     night: NightRow
     rounds: list[list[TableState]]
     ranking: list[ranking.RankLine]
+    duplicate: dup.Ranking | None = None
+    """A duplicate night's ranking by its scoring, with every board's results (the travellers)."""
+    misdealt: tuple[Misdealt, ...] = ()
+    """Hands of a duplicate night that are not their board's cards: left out of its ranking until mended."""
 
     @property
     def current(self) -> int:
@@ -261,12 +302,68 @@ def create_night(db: sqlite_utils.Database, club: club_store.ClubRow, spec: Nigh
                                     "byes": [], "rankings": [], "forced": []}
         if spec.ruleset is not None:
             settings["ruleset"] = spec.ruleset
+        if spec.duplicate is not None:
+            settings["duplicate"] = spec.duplicate.to_dict()
+            settings["deal"] = find_ruleset(spec.ruleset or club.settings.get("ruleset")).deal
         _save_settings(db, int(night_id), settings, stamp)
         night = get_night(db, int(night_id))
         _seat(db, club, night, 1, title_for)
         club_store.event(db, club.id, "night", {"title": spec.title, "date": spec.date, "players": len(names)},
                          stamp)
     return get_night(db, int(night_id))
+
+
+def import_session(db: sqlite_utils.Database, club: club_store.ClubRow, session: dup.Session, per_round: int | None,
+                   title: str, day: str, title_for: TitleFor = default_title) -> NightRow:
+    """Store a ``scarto-duplicate/1`` session as a night of the club, its tables as they were played.
+
+    A night's table plays its round's boards in order (hand i of round r is board (r - 1) x B + i), so
+    a file whose tables do not is refused, naming the table; ``per_round`` is B (the file's
+    ``boards_per_round``, which this app writes), else the boards over the rounds. The night has
+    every round of the file and no more: nothing is left to seat."""
+    rounds = max((t.round for t in session.tables), default=0)
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ReadError.of("night.rounds", "tables")
+    boards = per_round or max(1, session.boards // rounds)
+    dup.check_rounds(session, boards)
+    players: list[str] = []
+    for table in session.tables:
+        players += [name for name in table.players if name not in players]
+    if len(players) > MAX_PLAYERS:
+        raise ReadError.of("night.crowd", "players")
+    stamp = store.now()
+    plan = DuplicatePlan(session.seed, boards, session.scoring)
+    base = {k: v for k, v in club.settings.items() if k in ("language", "pack", "settle", "stake")}
+    with store.writing(db):
+        edit, view = store.new_token(), store.new_token()
+        night_id = int(db.execute(
+            "INSERT INTO nights (club_id, title, date, edit_token, view_token, edit_key, view_key, settings, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, '{}', ?, ?)",
+            [club.id, title, day, edit, view, token_key(edit), token_key(view), stamp, stamp]).lastrowid or 0)
+        roster = club_store.RosterNames(db, club.id)
+        names = [roster.player_for(name, stamp).name for name in players]
+        byes = [[n for n in names if all(n not in t.players for t in session.tables if t.round == r)]
+                for r in range(1, rounds + 1)]
+        _save_settings(db, night_id, {
+            "players": names, "rounds": rounds, "hands_per_round": boards, "seating": "mixed", "ranking": "total",
+            "seed": 0, "byes": byes, "rankings": [], "forced": [], "duplicate": plan.to_dict(),
+            "deal": session.deal, "imported": True}, stamp)
+        night = get_night(db, night_id)
+        for table in sorted(session.tables, key=lambda t: (t.round, t.table)):
+            seated = list(table.players)
+            ruleset = table.plays[0].hand.ruleset_given if table.plays else None
+            data = {"format": MATCH_FORMAT, **base, "title": title_for(title, table.round, table.table),
+                    "date": day, "ruleset": ruleset or dealt(club.settings.get("ruleset"),
+                                                             "four" if len(seated) == 4 else
+                                                             "piccolo" if session.deal == "piccolo" else "three"),
+                    "end": {"hands": boards}, "players": seated,
+                    "first_dealer": _first_dealer(night, table.round, seated), "hands": []}
+            record = replace(parse_match(data), hands=tuple(p.hand for p in table.plays))
+            row = club_store.add_record(db, club.id, record, seated, roster)
+            db.execute("INSERT INTO night_tables (night_id, round, number, match_id, players) VALUES (?, ?, ?, ?, ?)",
+                       [night_id, table.round, table.table, row.id, json.dumps(seated, ensure_ascii=False)])
+        club_store.event(db, club.id, "night", {"title": title, "date": day, "players": len(names)}, stamp)
+    return get_night(db, night_id)
 
 
 def _save_settings(db: sqlite_utils.Database, night_id: int, settings: dict[str, Any], stamp: str) -> None:
@@ -288,7 +385,7 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
                 "date": night.date,
                 "ruleset": dealt(ruleset, "four") if table.deal == "four" else (ruleset or "classic"),
                 "end": {"hands": night.hands_for(len(players))}, "players": players,
-                "first_dealer": players[0], "hands": []}
+                "first_dealer": _first_dealer(night, number, players), "hands": []}
         row = club_store.add_record(db, club.id, parse_match(data), players, names)
         db.execute("INSERT INTO night_tables (night_id, round, number, match_id, players) VALUES (?, ?, ?, ?, ?)",
                    [night.id, number, table.number, row.id, json.dumps(players, ensure_ascii=False)])
@@ -297,6 +394,14 @@ def _seat(db: sqlite_utils.Database, club: club_store.ClubRow, night: NightRow, 
     settings["byes"] = byes
     _save_settings(db, night.id, settings, store.now())
     return drawn
+
+
+def _first_dealer(night: NightRow, number: int, players: list[str]) -> str:
+    """Who deals the table's first hand: the first player seated, or at a duplicate night the seat that
+    deals the round's first board (board k is dealt by seat ((k - 1) mod players) + 1), so that the
+    match's rotation deals every board from its own seat."""
+    boards = night.boards(number, len(players))
+    return players[boards[0].dealer - 1] if boards else players[0]
 
 
 def _plan(night: NightRow, settings: dict[str, Any]) -> tuple[seating.Round, ...]:
@@ -431,7 +536,36 @@ def night_state(db: sqlite_utils.Database, night: NightRow) -> NightState:
     for i, round_ in enumerate(rounds, start=1):  # a table counts once it has a hand, a bye once its round has
         played = tuple(ranking.TableResult(ts.totals(), ts.hands) for ts in round_ if ts.hands)
         results.append(ranking.RoundResult(played, tuple(night.bye(i)) if played else ()))
-    return NightState(night, rounds, ranking.rank(night.players, results, night.ranking_method))
+    lines = ranking.rank(night.players, results, night.ranking_method)
+    if night.duplicate is None:
+        return NightState(night, rounds, lines)
+    session, misdealt = duplicate_session(db, night, rounds)
+    return NightState(night, rounds, lines, dup.rank(session), tuple(misdealt))
+
+
+def duplicate_session(db: sqlite_utils.Database, night: NightRow, rounds: list[list[TableState]],
+                      club: str | None = None) -> tuple[dup.Session, list[Misdealt]]:
+    """The night as a duplicate session (scorer/engine/duplicate.py): each table's first hands, hand i
+    of round r being its board (r - 1) x B + i. A hand the engine cannot read, or that its board refuses
+    (checked as a session file's hands are), is left out and the refusal returned beside."""
+    plan = night.duplicate
+    assert plan is not None
+    tables, misdealt = [], []
+    for number, round_ in enumerate(rounds, start=1):
+        for ts in round_:
+            boards = night.boards(number, len(ts.table.players))
+            plays = []
+            for i, (row, board) in enumerate(zip(store.list_hands(db, ts.table.match_id), boards, strict=False)):
+                try:
+                    dup.check_play(row.parsed, plan.seed, board.number, f"hand {i + 1}")
+                except ScartoError as exc:
+                    misdealt.append(Misdealt(number, ts.table.number, i + 1, board.number, exc))
+                    continue
+                plays.append(dup.BoardPlay(board.number, row.parsed))
+            tables.append(dup.Table(number, ts.table.number, ts.table.players, tuple(plays)))
+    session = dup.Session(plan.seed, night.deal, night.rounds_planned * plan.boards, plan.scoring, tuple(tables),
+                          club)
+    return session, misdealt
 
 
 def state_tag(db: sqlite_utils.Database, night: NightRow) -> str:
@@ -476,6 +610,20 @@ def night_of(db: sqlite_utils.Database, match_id: int) -> tuple[NightRow, TableR
     r = rows[0]
     return get_night(db, r["night_id"]), TableRow(r["round"], r["number"], r["match_id"],
                                                   tuple(json.loads(r["players"])))
+
+
+def board_of(db: sqlite_utils.Database, match_id: int, number: int) -> tuple[str, Board] | None:
+    """The board hand ``number`` of a match plays, with its seed, when the match is a duplicate night's
+    table and the hand one of its round's boards; None otherwise."""
+    found = night_of(db, match_id)
+    if found is None or found[0].duplicate is None:
+        return None
+    night, table = found
+    plan = night.duplicate
+    assert plan is not None
+    if not 1 <= number <= plan.boards:
+        return None
+    return plan.seed, night.boards(table.round, len(table.players))[number - 1]
 
 
 def today() -> str:

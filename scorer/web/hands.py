@@ -24,6 +24,8 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
 from ..engine.cards import CODES, FOOL_INDEX, SUIT, TRUMP
+from ..engine.deals import Board
+from ..engine.duplicate import check_play
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CHECK_BYTES, MAX_HANDS, MAX_HANDS_KEPT, MAX_TRICKS_TEXT
 from ..engine.messages import N_
@@ -34,6 +36,7 @@ from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..engine.validation import Problem
 from ..sheets.words import euphonic
+from ..storage import nights as night_store
 from ..storage import store
 from .context import MatchPage, entry_key, get_db, load_match, match_page_view
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
@@ -95,8 +98,10 @@ def new_hand(token: str, form: str) -> Any:
         # the same empty form from hand to hand: kept, the hand's number, count and dealer put in (the
         # live page's too, in live.js's data)
         dealer = DEALER_MARK if form == "live" else None
+        board = _board(view, None)  # a duplicate table's next board: the live page offers its cards
         page = kept_page(("entry", token, form, current_language(), _settings_key(view.row),
-                          store.engine_version()), lambda: _empty_page(view, form, dealer, COUNT_MARK, NUMBER_MARK))
+                          store.engine_version(), board[1].number if board else None),
+                         lambda: _empty_page(view, form, dealer, COUNT_MARK, NUMBER_MARK))
         return _fill_in(page, view)
     view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
     return _save(view, _form(FORMS[form], view), None)
@@ -227,6 +232,20 @@ def _save(view: MatchPage, form: HandForm, hand: store.HandRow | None) -> Any:
     return redirect(target)
 
 
+def _board(view: MatchPage, hand: store.HandRow | None) -> tuple[str, Board] | None:
+    """The duplicate board this entry records (its seed beside), at a duplicate night's table."""
+    number = view.next_number if hand is None else store.hand_number(get_db(), hand)
+    return night_store.board_of(get_db(), view.row.id, number) if number else None
+
+
+def _check_board(view: MatchPage, record: HandRecord, hand: store.HandRow | None) -> None:
+    """At a duplicate night the board was dealt by the app: a hand dealt by another seat, or telling of a card
+    a seat did not hold, is refused with the engine's sentence naming the card and the seat that held it."""
+    board = _board(view, hand)
+    if board is not None:
+        check_play(record, board[0], board[1].number, "")
+
+
 def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
            ) -> tuple[Outcome | None, dict[str, Any] | None, HandResult | None]:
     """The record the form describes, checked: (why not, None, None) or (None, record, result)."""
@@ -257,6 +276,7 @@ def _judge(view: MatchPage, form: HandForm, hand: store.HandRow | None
         data = {**{k: v for k, v in hand.record.items() if k in ("number", "recorded_at", "talon")}, **data}
     try:  # read once...
         record = parse_hand(store.hand_record_data(view.row, data))
+        _check_board(view, record, hand)
     except ScartoError as exc:
         return Outcome(400, [read_error_text(exc)]), None, None
     result = score_hand(record)  # ...judged once...
@@ -511,7 +531,20 @@ def _live_config(view: MatchPage, form: LiveForm, hand: store.HandRow | None,
         "posted": request.method == "POST",
         "edit": hand is not None,
         "rules": _play_rules(rules),
+        **_held(view, hand),
     }
+
+
+def _held(view: MatchPage, hand: store.HandRow | None) -> dict[str, Any]:
+    """At a duplicate night, what each seat holds of the board (the dealer the talon too): live.js offers a
+    player only their own cards."""
+    board = _board(view, hand)
+    if board is None:
+        return {}
+    dealt = board[1]
+    held = {name: [CODES[c] for c in cards] for name, cards in zip(view.record.players, dealt.hands, strict=True)}
+    held[view.record.players[dealt.dealer - 1]] += [CODES[c] for c in dealt.talon]
+    return {"held": held, "board": dealt.number}
 
 
 def _play_rules(rules: Any) -> dict[str, Any]:

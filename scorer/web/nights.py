@@ -14,7 +14,9 @@ exempt from CSRF and JSON only, as the clubs' is.
 from __future__ import annotations
 
 import io
+import json
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -24,6 +26,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_wtf.file import FileField
+from werkzeug.datastructures import FileStorage
 from wtforms import (
     BooleanField,
     DateField,
@@ -35,10 +39,13 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
 
-from ..engine import night_files
+from ..engine import club_files, night_files
+from ..engine.deals import MAX_SEED
+from ..engine.duplicate import duplicate_to_dict, merge, parse_duplicate, rank, ranking_to_dict
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_NAME
 from ..engine.nights import places as ranking_places
+from ..engine.records import loads
 from ..engine.rulesets import PRESETS
 from ..storage import clubs as club_store
 from ..storage import links as link_store
@@ -69,6 +76,8 @@ SEATING_LABELS = {"mixed": _l("Mixed: meet as many different opponents as possib
                   "ranking": _l("By ranking: the leaders play together (Swiss)")}
 RANKING_LABELS = {"total": _l("By total of the hand scores"),
                   "placings": _l("By placings: match points for the places at each table")}
+SCORING_LABELS = {"matchpoints": _l("Matchpoints: 2 for each player beaten with the same cards, 1 for a tie"),
+                  "difference": _l("Difference: the score less the average of the others with the same cards")}
 
 
 # --- loading -----------------------------------------------------------------------
@@ -123,6 +132,12 @@ class NightForm(Form):
     ranking = RadioField(_l("The night is ranked"), choices=choices(RANKING_LABELS.items()), default="total")
     seed = IntegerField(_l("Seed of the draw (optional: the same seed draws the same seats)"),
                         validators=[Optional(), NumberRange(min=0, max=10**12)])
+    duplicate = BooleanField(_l("Duplicate: every table plays the same boards, dealt by the app"))
+    deal_seed = StringField(_l("Seed of the boards (empty: the club's name and the date)"), filters=[typed],
+                            validators=[Optional(), Longest(MAX_SEED)])
+    boards = IntegerField(_l("Boards per round"), default=3,
+                          validators=[Optional(), NumberRange(min=1, max=night_files.MAX_HANDS)])
+    scoring = RadioField(_l("Duplicate scoring"), choices=choices(SCORING_LABELS.items()), default="matchpoints")
 
 
 class NextForm(Form):
@@ -166,8 +181,13 @@ def new_night(token: str) -> Any:
                 data["hands_per_round"] = form.hands.data
             if form.seed.data is not None:
                 data["seed"] = form.seed.data
+            if form.duplicate.data:
+                data["duplicate"] = {"boards_per_round": form.boards.data or 3,
+                                     "scoring": form.scoring.data or "matchpoints"}
+                if form.deal_seed.data:
+                    data["duplicate"]["seed"] = form.deal_seed.data
             try:
-                spec = night_files.parse_night(data, club.settings)
+                spec = night_files.parse_night(data, club.settings, club.name)
                 night = night_store.create_night(db, club, spec, title_for(_club_language(club)))
             except ScartoError as exc:
                 problem = _form_problem(exc, names)
@@ -178,6 +198,42 @@ def new_night(token: str) -> Any:
     status = 400 if request.method == "POST" else 200
     return render_template("night_new.html", club=club, token=token, form=form, problem=problem,
                            players=club_store.recent_players(db, club.id), ticked=set(ticked)), status
+
+
+# --- duplicate boards ----------------------------------------------------------------------
+
+
+@bp.app_template_global()
+def board_links(night: night_store.NightRow, round_: int, players: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A duplicate table's boards in the order its hands play them: the board, who deals it, its page."""
+    plan = night.duplicate
+    if plan is None:
+        return []
+    size = night.rounds_planned * plan.boards
+    return [{"hand": i, "board": b.number, "dealer": players[b.dealer - 1],
+             "url": url_for("deals.board_page", deal="four" if len(players) == 4 else night.deal, boards=size,
+                            board=b.number, seed=plan.seed)}
+            for i, b in enumerate(night.boards(round_, len(players)), start=1)]
+
+
+@bp.app_template_filter("groupby_board")
+def groupby_board(results: Any) -> list[tuple[tuple[str, int], list[Any]]]:
+    """A duplicate ranking's results as travellers: board by board (three deal before four), seat by seat."""
+    out: dict[tuple[str, int], list[Any]] = {}
+    for r in results:
+        out.setdefault((r.deal, r.board), []).append(r)
+    return sorted(out.items(), key=lambda item: (item[0][1], item[0][0] == "four", item[0][0]))
+
+
+@bp.app_template_global()
+def night_boards(match_id: int) -> list[dict[str, Any]]:
+    """The boards of a duplicate night's table, for its match page (none for any other match)."""
+    found = night_store.night_of(get_db(), match_id)
+    if found is None:
+        return []
+    night, table = found
+    return board_links(night, table.round, table.players)
+
 
 
 def _form_problem(exc: ScartoError, names: list[str]) -> str:
@@ -207,7 +263,7 @@ def night_page(token: str) -> Any:
     changes = link_store.owner_link_changes(db, "night", night.id) if can_edit else []
     return render_template("night_page.html", night=night, state=state, club=club, token=token,
                            can_edit=can_edit, codes=codes, form=NextForm(), members=members,
-                           preset_names=PRESET_NAMES, tag=tag, changes=changes)
+                           preset_names=PRESET_NAMES, tag=tag, changes=changes, error_text=error_text)
 
 
 @bp.post("/n/<token>/links/renew")
@@ -239,13 +295,19 @@ def _round_data(state: night_store.NightState, number: int, can_edit: bool) -> d
         {"number": t.table.number, "players": list(t.table.players),
          "match_url": url_for("matches.match_page", token=t.match.edit_token if can_edit else t.match.view_token,
                               _external=True),
-         "hands": t.hands, "done": t.done} for t in state.rounds[number - 1]]}
+         "hands": t.hands, "done": t.done,
+         **({"boards": [b.number for b in night.boards(number, len(t.table.players))]} if night.duplicate else {})}
+        for t in state.rounds[number - 1]]}
 
 
 def night_document(state: night_store.NightState, can_edit: bool) -> dict[str, Any]:
-    """The night as ``scarto-night/1`` (docs/NIGHT.md): its tables' links those of this link."""
-    return night_files.night_document(state.night.spec, [_round_data(state, n, can_edit)
-                                                         for n in range(1, state.current + 1)], state.ranking)
+    """The night as ``scarto-night/1`` (docs/NIGHT.md): its tables' links those of this link; a duplicate
+    night's deal set and its ranking with every board's results beside."""
+    out = night_files.night_document(state.night.spec, [_round_data(state, n, can_edit)
+                                                        for n in range(1, state.current + 1)], state.ranking)
+    if state.night.duplicate is not None and state.duplicate is not None:
+        out["duplicate"] = {**state.night.duplicate.to_dict(), "ranking": ranking_to_dict(state.duplicate)}
+    return out
 
 
 @bp.get("/n/<token>/night.json")
@@ -339,6 +401,8 @@ def results_csv(token: str) -> Response:
     """The ranking, a line per player, with each round's table, total and place."""
     night, _can_edit = load_night(token)
     state, _tag = night_store.current_state(get_db(), night)
+    if state.duplicate is not None:
+        return _duplicate_csv(night, state.duplicate)
     at: dict[tuple[str, int], tuple[int, Fraction, int | None]] = {}
     for r, round_ in enumerate(state.rounds, start=1):
         for t in round_:
@@ -367,6 +431,121 @@ def results_csv(token: str) -> Response:
     return sheet.response(_file_name(night.title) or "night")
 
 
+def _duplicate_csv(night: night_store.NightRow, ranking: Any) -> Response:
+    """A duplicate night's ranking, a line per player, then the travellers: a line per result of each board."""
+    with force_locale(_language(night)):
+        sheet = Spreadsheet()
+        sheet.head([_("Rank"), _("Player"), _("Percentage"), _("Difference"),
+                    _("%(column)s (exact fraction)", column=_("Difference")), _("Boards")])
+        for p in ranking.players:
+            sheet.row([p.rank, text_cell(p.name), sheet.decimal(p.percent), sheet.decimal(p.difference),
+                       sheet.exact(p.difference), p.boards])
+        sheet.row([])
+        sheet.row([_("Board"), _("Seat"), _("Round"), _("Table number"), _("Player"), _("Score"), _("Matchpoints"),
+                   _("Top"), _("Percentage")])
+        for r in ranking.results:
+            board = f"{r.board} ({_('four deal')})" if r.deal == "four" else r.board
+            sheet.row([board, r.seat, r.round, r.table, text_cell(r.player), sheet.decimal(r.score),
+                       r.matchpoints, r.top, sheet.decimal(r.percent)])
+    return sheet.response(_file_name(night.title) or "night")
+
+
+@bp.get("/n/<token>/session.json")
+def session_json(token: str) -> Response:
+    """A duplicate night as its ``scarto-duplicate/1`` file (docs/DUPLICATE.md): what another club
+    merges with its own, and what imports back as the same night."""
+    night, _can_edit = load_night(token)
+    if night.duplicate is None:
+        abort(404)
+    db = get_db()
+    state, _tag = night_store.current_state(db, night)
+    club = club_store.get_club(db, night.club_id)
+    session, _misdealt = night_store.duplicate_session(db, night, state.rounds, club.name)
+    plan = night.duplicate
+    # beside the engine's keys, what makes the file a night again: its title, date and boards a round
+    document = {**duplicate_to_dict(session), "title": night.title, "date": night.date,
+                "boards_per_round": plan.boards}
+    body = json.dumps(document, ensure_ascii=False, indent=1)
+    name = _file_name(night.title) or "night"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": disposition("attachment", f"{name}.json")})
+
+
+class SessionFileForm(Form):
+    """Another duplicate session's file: imported as a night of the club, or ranked with one of its nights."""
+
+    file = FileField(_l("Session file (scarto-duplicate/1 JSON)"))
+    text = TextBox(_l("…or paste it here"))
+    night = SelectField(_l("What to do with it"), choices=[])
+
+
+def _session_choices(club: club_store.ClubRow) -> list[tuple[str, str]]:
+    nights = [n for n in night_store.club_nights(get_db(), club.id) if n.duplicate is not None][:20]
+    return [("", _("Import it as a night of this club")),
+            *((str(n.id), _("Rank it with “%(title)s” (%(date)s)", title=n.title, date=n.date)) for n in nights)]
+
+
+@bp.route("/c/<token>/duplicate", methods=["GET", "POST"])
+def session_file(token: str) -> Any:
+    """A ``scarto-duplicate/1`` file brought to the club: a night of its own (the club's export read back),
+    or another club's session of the same boards ranked together with one of the club's nights."""
+    club, _can_edit = load_club(token, edit=True)
+    form = SessionFileForm()
+    form.night.choices = _session_choices(club)
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            value = _uploaded_session(form)
+            session = parse_duplicate(value)
+            if form.night.data:
+                return _merged_page(club, token, int(form.night.data), session)
+            night = _imported(club, value, session)
+        except ScartoError as exc:
+            problems = [error_text(exc)]
+        else:
+            flash(_("The session is imported as a night of the club."))
+            return redirect(url_for("nights.night_page", token=night.edit_token))
+    elif request.method == "POST":
+        problems = [_("Choose a file or paste its text.")]
+    status = 400 if request.method == "POST" else 200
+    return render_template("night_session.html", club=club, token=token, form=form, problems=problems), status
+
+
+def _uploaded_session(form: SessionFileForm) -> Any:
+    upload = form.file.data
+    if isinstance(upload, FileStorage) and upload.filename:
+        return loads(upload.read(), "file")
+    if (form.text.data or "").strip():
+        return loads((form.text.data or "").strip().encode(), "text")
+    raise ScartoError(_("Choose a file or paste its text."))
+
+
+def _imported(club: club_store.ClubRow, value: Any, session: Any) -> night_store.NightRow:
+    """The file as a new night: its title and date as this app writes them, else the seed and today."""
+    title = value.get("title") if isinstance(value.get("title"), str) else session.seed
+    day = value.get("date") if isinstance(value.get("date"), str) else datetime.now(UTC).date().isoformat()
+    per_round = value.get("boards_per_round")
+    per_round = per_round if isinstance(per_round, int) and not isinstance(per_round, bool) and \
+        1 <= per_round <= night_files.MAX_HANDS else None
+    return night_store.import_session(get_db(), club, session, per_round,
+                                      club_files.clean_name(title[:40], "title", player=False),
+                                      club_files.read_date(day, "date"), title_for(_club_language(club)))
+
+
+def _merged_page(club: club_store.ClubRow, token: str, night_id: int, other: Any) -> Any:
+    """The club's night and another club's session of the same deal set, ranked as one tournament."""
+    db = get_db()
+    night = night_store.get_night(db, night_id)
+    if night.club_id != club.id or night.duplicate is None:
+        abort(404)
+    state, _tag = night_store.current_state(db, night)
+    mine, _misdealt = night_store.duplicate_session(db, night, state.rounds, club.name)
+    label = other.club if other.club and other.club != club.name else _("the other club")
+    ranking = rank(merge([mine, replace(other, club=label)]))
+    return render_template("night_merged.html", club=club, token=token, night=night, other=label,
+                           merged={"duplicate": ranking})
+
+
 # --- the JSON interface ------------------------------------------------------------------
 
 
@@ -377,7 +556,7 @@ def create_night(token: str) -> Any:
     if refusal is not None:
         return refusal
     try:
-        spec = night_files.parse_night(value, club.settings)
+        spec = night_files.parse_night(value, club.settings, club.name)
         night = night_store.create_night(get_db(), club, spec, title_for(_club_language(club)))
     except ScartoError as exc:
         return read_refusal(exc)
