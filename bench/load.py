@@ -209,7 +209,8 @@ class Phone:
     def save_form(self, token: str, form: str, hand: HandRecord, note: str, fields: dict[str, str], *,
                   conflicts: bool) -> bool:
         """POST an entry form; True when saved (302), False on a 409 (somebody saved first)."""
-        fields = {**fields, "dealer": hand.dealer, "notes": note, **entry_fields(form, hand, self.rng)}
+        fields = {**fields, "dealer": hand.dealer, "dealer_ok": hand.dealer, "notes": note,  # a random dealer,
+                  **entry_fields(form, hand, self.rng)}  # said to be meant: the rotation's question comes once
         url = f"/m/{token}/hands/new/{form}"
         answer = self.call(f"POST hand ({form})", lambda: self.client.post_form(url, fields),
                            (302, 409) if conflicts else (302,))
@@ -229,7 +230,8 @@ class Phone:
             if answer.json().get("errors"):
                 self.tally.error(f"phone {self.number}: a simulated legal hand has errors: {answer.text[:300]}")
                 raise Stop
-        body = {"dealer": hand.dealer, "tricks": tricks, "expected_count": fields["expected_count"], "notes": note}
+        body = {"dealer": hand.dealer, "dealer_ok": hand.dealer, "tricks": tricks,
+                "expected_count": fields["expected_count"], "notes": note}
         url = f"/m/{token}/hands/new/live"
         answer = self.call("POST hand (live JSON)", lambda: self.client.post_json(url, body, headers), (200,))
         if answer.json().get("saved") is not True:
@@ -526,7 +528,7 @@ class PacedPhone:
                 hand = simulate_hand(self.rules, self.rng)
                 self.saves += 1
                 note = f"load phone {self.number} save {self.saves}"
-                fields = {**self.entry, "dealer": hand.dealer, "notes": note,
+                fields = {**self.entry, "dealer": hand.dealer, "dealer_ok": hand.dealer, "notes": note,
                           **entry_fields("points", hand, self.rng)}
                 self.entry = None
                 answer = await self.call("POST hand (points)", f"/m/{self.token}/hands/new/points", (302, 409),
