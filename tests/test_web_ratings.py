@@ -1,0 +1,104 @@
+"""Ratings where people look (scorer/web/ratings.py): the club page's ratings table, the player page's
+rating, chart and nights, a night's before and after, head to head, the season table's PDF."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer import rater
+from scorer.engine.ratings import PROVISIONAL_MATCHES
+from scorer.storage import clubs as club_store
+from scorer.storage import nights as night_store
+from scorer.storage import store
+from scorer.web import get_db
+
+ROSTER = ["Anna", "Bruno", "Carla", "Dora"]
+
+
+def three(players: list[str], points: list[int], day: str) -> dict[str, Any]:
+    """A club match of one hand: ``points`` are the seats' scores (the first seat deals)."""
+    return {"format": "scarto-match/1", "title": "-".join(players), "date": day, "ruleset": "classic",
+            "players": players, "first_dealer": players[0], "end": {"hands": 1}, "settle": "per_point",
+            "hands": [{"dealer": players[0], "points": dict(zip(players, map(str, points), strict=True))}]}
+
+
+def matches() -> list[dict[str, Any]]:
+    """Anna wins eleven matches (more than :data:`PROVISIONAL_MATCHES`), Dora plays two."""
+    out = [three(["Anna", "Bruno", "Carla"], [30, 24, 24], f"2026-11-{i + 1:02d}") for i in range(11)]
+    out += [three(["Bruno", "Carla", "Dora"], [30, 24, 24], "2026-11-20"),
+            three(["Dora", "Carla", "Anna"], [30, 24, 24], "2026-11-21")]
+    return out
+
+
+@pytest.fixture()
+def club(app: Flask) -> dict[str, Any]:
+    """A club of thirteen matches and a night of one round (Anna, Bruno, Carla at one table) on 2026-12-03."""
+    with app.app_context():
+        db = get_db()
+        row = club_store.import_club(db, club_store.parse_club({
+            "format": "scarto-club/1", "name": "Circolo", "players": [{"name": n} for n in ROSTER],
+            "seasons": [{"name": "Novembre", "from": "2026-11-01", "to": "2026-11-30"}],
+            "matches": matches()}))
+        spec = night_store.parse_night({"title": "Giovedì", "date": "2026-12-03", "players": ROSTER[:3],
+                                        "rounds": 1, "hands_per_round": 1, "seed": 3}, row.settings)
+        night = night_store.create_night(db, row, spec)
+        table = night_store.tables(db, night.id)[0]
+        seats = list(table.players)
+        store.add_hand(db, table.match_id, {"dealer": seats[0], "points": {seats[0]: "10", seats[1]: "20",
+                                                                          seats[2]: "48"}})
+        ids = {p.name: p.id for p in club_store.roster(db, row.id)}
+        ratings = rater.club_ratings(club_store.summaries(db, row.id), club_store.seats(db, row.id))
+        season = club_store.seasons(db, row.id)[0]
+        return {"edit": row.edit_token, "view": row.view_token, "ids": ids, "night": night.view_token,
+                "ratings": {n: ratings[i] for n, i in ids.items()}, "seats": seats, "season": season.id}
+
+
+def section(page: str, heading: str) -> str:
+    return page.split(f"<h2>{heading}</h2>")[1].split("<h2>")[0]
+
+
+def test_the_club_page_has_a_ratings_table_as_the_file_has_them(client: FlaskClient, club: dict[str, Any]) -> None:
+    page = client.get(f"/c/{club['view']}/?lang=en").get_data(as_text=True)
+    table = section(page, "Ratings")
+    rows = re.findall(r'<tr><td class="num">(\d+)</td><td><a href="/c/[^/]+/p/(\d+)">([^<]+)</a>(.*?)</tr>', table,
+                      re.S)
+    document = client.get(f"/c/{club['view']}/ratings.json").get_json()["players"]
+    assert [name for _place, _id, name, _rest in rows] == [p["name"] for p in document]
+    for (_place, _id, name, rest), entry in zip(rows, document, strict=True):
+        assert f"<b>{entry['rating']}</b>" in rest and f'<td class="num more">{entry["matches"]}</td>' in rest
+        assert ("provisional" in rest) == (entry["matches"] < PROVISIONAL_MATCHES), name
+    assert [int(r[0]) for r in rows] == sorted(int(r[0]) for r in rows)
+    assert f"until the player has {PROVISIONAL_MATCHES} counted matches" in table
+
+
+def test_the_player_page_shows_the_rating_its_chart_and_the_night(client: FlaskClient, club: dict[str, Any]) -> None:
+    anna = club["ratings"]["Anna"]
+    page = client.get(f"/c/{club['edit']}/p/{club['ids']['Anna']}?lang=en").get_data(as_text=True)
+    rating = section(page, "Rating")
+    assert f'<b class="big">{anna.rating}</b>' in rating and "provisional" not in rating
+    assert f"from {anna.matches} counted matches" in rating
+    chart = rating.split('<div class="chart-box">')[1].split("</svg>")[0]
+    assert "Rating, match by match" in chart and chart.count("<polyline") == 1
+    points = chart.split('<polyline points="')[1].split('"')[0].split()
+    assert len(points) == anna.matches + 1  # from the rating before the first match
+    steps = anna.shown_steps()
+    night = f"{steps[-1][1]}&nbsp;→&nbsp;{steps[-1][2]}"
+    assert "Club night: " in rating and "Giovedì" in rating and night in rating  # one night: not best and worst
+    assert f"<b>{steps[-1][2] - steps[-1][1]:+d}</b>" in rating
+    dora = client.get(f"/c/{club['edit']}/p/{club['ids']['Dora']}?lang=en").get_data(as_text=True)
+    assert f"provisional until {PROVISIONAL_MATCHES} counted matches (2 so far)" in section(dora, "Rating")
+    assert "Club night" not in section(dora, "Rating")  # she played no night
+
+
+def test_a_player_without_a_counted_match_has_no_rating(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        row = club_store.import_club(get_db(), club_store.parse_club({
+            "format": "scarto-club/1", "name": "Nuovo", "players": [{"name": "Anna"}], "matches": []}))
+        anna = club_store.roster(get_db(), row.id)[0].id
+    assert "<h2>Rating</h2>" not in client.get(f"/c/{row.view_token}/p/{anna}?lang=en").get_data(as_text=True)
+    assert "<h2>Ratings</h2>" not in client.get(f"/c/{row.view_token}/?lang=en").get_data(as_text=True)
