@@ -72,6 +72,11 @@ class NightChange:
     def change(self) -> int:
         return self.after - self.before
 
+    @property
+    def change_text(self) -> str:
+        """The change with its sign, +12 or -7 (0 for none)."""
+        return f"{self.change:+d}" if self.change else "0"
+
 
 def _change(rating: PlayerRating, steps: Sequence[Step]) -> tuple[int, int]:
     return shown(steps[0].before, rating.beta), shown(steps[-1].after, rating.beta)
