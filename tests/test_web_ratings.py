@@ -102,3 +102,18 @@ def test_a_player_without_a_counted_match_has_no_rating(app: Flask, client: Flas
         anna = club_store.roster(get_db(), row.id)[0].id
     assert "<h2>Rating</h2>" not in client.get(f"/c/{row.view_token}/p/{anna}?lang=en").get_data(as_text=True)
     assert "<h2>Ratings</h2>" not in client.get(f"/c/{row.view_token}/?lang=en").get_data(as_text=True)
+
+
+def test_a_nights_page_shows_each_players_rating_before_and_after_it(client: FlaskClient,
+                                                                    club: dict[str, Any]) -> None:
+    page = client.get(f"/n/{club['night']}/?lang=en").get_data(as_text=True)
+    table = section(page, "Ratings before and after the night")
+    rows = re.findall(r'<tr><td>([^<]+)</td><td class="num">(\d+)</td><td class="num"><b>(\d+)</b><small class="muted less">[-+]?\d+</small></td>'
+                      r'<td class="num more">([-+]?\d+)</td></tr>', table)
+    ranking = section(page, "Final ranking")
+    assert [name for name, *_numbers in rows] == sorted(  # in the night's ranking order
+        ["Anna", "Bruno", "Carla"], key=lambda n: ranking.index(f"<td>{n}<small"))
+    for name, before, after, change in rows:
+        _step, shown_before, shown_after = club["ratings"][name].shown_steps()[-1]  # the night's one match
+        assert (int(before), int(after), int(change)) == (shown_before, shown_after, shown_after - shown_before)
+    assert "Dora" not in table

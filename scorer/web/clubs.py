@@ -72,7 +72,7 @@ from .labels import (
     message_text,
 )
 from .lookalikes import warn_look_alikes
-from .ratings import best_and_worst, club_ratings, player_nights, rating_chart, rating_rows
+from .ratings import best_and_worst, club_ratings, night_ratings, player_nights, rating_chart, rating_rows
 from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
 
 bp = Blueprint("clubs", __name__)
@@ -123,7 +123,8 @@ def remember_club(response: BaseResponse, token: str) -> BaseResponse:
 
 @bp.app_context_processor
 def _globals() -> dict[str, Any]:
-    return {"recent_clubs": _recent_club_rows, "match_club": _match_club, "provisional_matches": PROVISIONAL_MATCHES}
+    return {"recent_clubs": _recent_club_rows, "match_club": _match_club, "provisional_matches": PROVISIONAL_MATCHES,
+            "night_ratings": night_ratings}
 
 
 def _match_club(match_id: int) -> tuple[str, str] | None:

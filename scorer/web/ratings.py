@@ -140,3 +140,32 @@ def rating_at(rating: PlayerRating | None, end: str | None) -> int | None:
         return None
     steps = [s for s in rating.steps if end is None or s.date <= end]
     return shown(steps[-1].after, rating.beta) if steps else None
+
+
+@dataclass(frozen=True)
+class NightLine:
+    """A line of a night's ratings: a player's rating before the night's first match and after its last."""
+
+    name: str
+    before: int
+    after: int
+
+    @property
+    def change_text(self) -> str:
+        change = self.after - self.before
+        return f"{change:+d}" if change else "0"
+
+
+def night_ratings(club: club_store.ClubRow, state: night_store.NightState) -> list[NightLine]:
+    """Each player of the night with a counted match in it, in the night's ranking order (then by name)."""
+    db = get_db()
+    played = {t.match.id for round_ in state.rounds for t in round_}
+    ratings = club_ratings(club, club_store.summaries(db, club.id), club_store.seats(db, club.id))
+    names = {p.id: p.name for p in club_store.roster(db, club.id, merged=True)}
+    order = {line.name: i for i, line in enumerate(state.ranking)}
+    lines = []
+    for rating in ratings.values():
+        steps = [s for s in rating.steps if s.match_id in played]
+        if steps:
+            lines.append(NightLine(names.get(rating.key, "?"), *_change(rating, steps)))
+    return sorted(lines, key=lambda line: (order.get(line.name, len(order)), line.name))
