@@ -108,7 +108,8 @@ def test_a_nights_page_shows_each_players_rating_before_and_after_it(client: Fla
                                                                     club: dict[str, Any]) -> None:
     page = client.get(f"/n/{club['night']}/?lang=en").get_data(as_text=True)
     table = section(page, "Ratings before and after the night")
-    rows = re.findall(r'<tr><td>([^<]+)</td><td class="num">(\d+)</td><td class="num"><b>(\d+)</b><small class="muted less">[-+]?\d+</small></td>'
+    rows = re.findall(r'<tr><td>([^<]+)</td><td class="num">(\d+)</td>'
+                      r'<td class="num"><b>(\d+)</b><small class="muted less">[-+]?\d+</small></td>'
                       r'<td class="num more">([-+]?\d+)</td></tr>', table)
     ranking = section(page, "Final ranking")
     assert [name for name, *_numbers in rows] == sorted(  # in the night's ranking order

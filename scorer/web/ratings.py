@@ -161,7 +161,7 @@ def night_ratings(club: club_store.ClubRow, state: night_store.NightState) -> li
     db = get_db()
     played = {t.match.id for round_ in state.rounds for t in round_}
     ratings = club_ratings(club, club_store.summaries(db, club.id), club_store.seats(db, club.id))
-    names = {p.id: p.name for p in club_store.roster(db, club.id, merged=True)}
+    names: dict[Any, str] = {p.id: p.name for p in club_store.roster(db, club.id, merged=True)}
     order = {line.name: i for i, line in enumerate(state.ranking)}
     lines = []
     for rating in ratings.values():
