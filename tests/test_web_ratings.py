@@ -118,3 +118,28 @@ def test_a_nights_page_shows_each_players_rating_before_and_after_it(client: Fla
         _step, shown_before, shown_after = club["ratings"][name].shown_steps()[-1]  # the night's one match
         assert (int(before), int(after), int(change)) == (shown_before, shown_after, shown_after - shown_before)
     assert "Dora" not in table
+
+
+def test_head_to_head_says_how_often_each_rival_was_finished_above_and_how_often_expected(
+        client: FlaskClient, club: dict[str, Any]) -> None:
+    anna, ratings = club["ids"]["Anna"], club["ratings"]
+    page = client.get(f"/c/{club['view']}/p/{anna}?lang=en").get_data(as_text=True)
+    table = section(page, "Head to head")
+    cells = dict(re.findall(r'p/\d+">([^<]+)</a>.*?<td class="num">([^<]+)</td></tr>', table))
+    mine = {s.match_id: s for s in ratings["Anna"].steps}
+    for rival in ("Bruno", "Carla", "Dora"):
+        shared = [(mine[s.match_id], s) for s in ratings[rival].steps if s.match_id in mine]
+        actual = sum(1 if a.place < b.place else 0.5 if a.place == b.place else 0 for a, b in shared)
+        expected = sum(rater.DEFAULT.ahead(a.before, b.before) for a, b in shared)
+        assert cells[rival] == f"{actual:g} / {expected:.1f}", rival
+    assert set(cells) == {"Bruno", "Carla", "Dora"}
+    italian = client.get(f"/c/{club['view']}/p/{anna}?lang=it").get_data(as_text=True)
+    assert re.search(r'<td class="num">\d+(,5)? / \d+,\d</td>', italian)  # the decimal comma
+
+
+def test_head_to_head_in_a_season_counts_only_its_matches(client: FlaskClient, club: dict[str, Any]) -> None:
+    anna, ratings = club["ids"]["Anna"], club["ratings"]
+    page = client.get(f"/c/{club['view']}/p/{anna}?lang=en&season={club['season']}").get_data(as_text=True)
+    cells = dict(re.findall(r'p/\d+">([^<]+)</a>.*?<td class="num">([^<]+)</td></tr>', section(page, "Head to head")))
+    assert cells["Bruno"].startswith("11 / ")  # November: the eleven wins, not the night of December
+    assert ratings["Anna"].matches == 13

@@ -72,7 +72,15 @@ from .labels import (
     message_text,
 )
 from .lookalikes import warn_look_alikes
-from .ratings import best_and_worst, club_ratings, night_ratings, player_nights, rating_chart, rating_rows
+from .ratings import (
+    best_and_worst,
+    club_ratings,
+    head_to_head,
+    night_ratings,
+    player_nights,
+    rating_chart,
+    rating_rows,
+)
 from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
 
 bp = Blueprint("clubs", __name__)
@@ -585,6 +593,7 @@ def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, s
     return render_template("club_player.html", view=view, player=player, detail=detail, chart=chart,
                            rating=rating, rating_chart=rating_chart(rating, player.name) if rating else "",
                            nights=best_and_worst(player_nights(rating, view.can_edit)) if rating else None,
+                           expected=head_to_head(ratings, player.id, start, end),
                            aliases=club_store.aliases(db, view.club.id, player.id), rename=rename, merge=merge,
                            season=season, seasons=club_store.seasons(db, view.club.id),
                            problem_labels=PROBLEM_LABELS,

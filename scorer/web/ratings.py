@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 
 from .. import rater
@@ -113,6 +114,11 @@ class Expectation:
     matches: int
     expected: float
     actual: float
+
+    @property
+    def text(self) -> str:
+        """"actual / expected" in the page's language, to one decimal where there is one (4 / 3,4)."""
+        return f"{format_decimal(self.actual, format='0.#')} / {format_decimal(self.expected, format='0.0')}"
 
 
 def head_to_head(ratings: Ratings, key: Any, start: str | None = None,
