@@ -4,6 +4,8 @@ rating, chart and nights, a night's before and after, head to head, the season t
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from typing import Any
 
 import pytest
@@ -143,3 +145,24 @@ def test_head_to_head_in_a_season_counts_only_its_matches(client: FlaskClient, c
     cells = dict(re.findall(r'p/\d+">([^<]+)</a>.*?<td class="num">([^<]+)</td></tr>', section(page, "Head to head")))
     assert cells["Bruno"].startswith("11 / ")  # November: the eleven wins, not the night of December
     assert ratings["Anna"].matches == 13
+
+
+def pdf_rows(pdf: bytes) -> dict[str, list[str]]:
+    """The PDF's table, a row per player: its cells after the name (pdftotext -layout)."""
+    text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True).stdout
+    rows = [line.split() for line in text.decode().splitlines()]
+    return {row[1]: row[2:] for row in rows if len(row) > 2 and row[1] in ROSTER}
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="make test installs poppler-utils")
+def test_the_season_tables_pdf_has_each_players_rating_at_the_seasons_end(client: FlaskClient,
+                                                                          club: dict[str, Any]) -> None:
+    ratings = club["ratings"]
+    pdf = client.get(f"/c/{club['view']}/table.pdf?lang=en").data
+    text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert "Rating" in text and "Rating: each player's today" in text
+    assert {name: row[-1] for name, row in pdf_rows(pdf).items()} == {n: str(r.rating) for n, r in ratings.items()}
+    november = pdf_rows(client.get(f"/c/{club['view']}/table.pdf?season={club['season']}").data)
+    before_the_night = {n: str(r.shown_steps()[-1][2] if n == "Dora" else r.shown_steps()[-2][2])
+                        for n, r in ratings.items()}  # Anna, Bruno and Carla played the night in December
+    assert {name: row[-1] for name, row in november.items()} == before_the_night

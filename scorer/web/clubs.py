@@ -78,6 +78,7 @@ from .ratings import (
     head_to_head,
     night_ratings,
     player_nights,
+    rating_at,
     rating_chart,
     rating_rows,
 )
@@ -740,8 +741,11 @@ def table_pdf(token: str) -> Response:
     with pdf_turn():  # a few PDFs at once, each in a worker process with a time limit
         tv = table_view(token)
         language = tv.view.club.settings.get("language") or current_language()
+        ratings = club_ratings(tv.view.club, tv.view.summaries, tv.view.seats)
+        shown = {row.key: rating_at(ratings.get(row.key), tv.season.end if tv.season else None) for row in tv.rows}
         with force_locale(language):
-            html = render_template("pdf_club.html", tv=tv, view=tv.view, today=date.today().isoformat())
+            html = render_template("pdf_club.html", tv=tv, view=tv.view, today=date.today().isoformat(),
+                                   ratings=shown)
         pdf = make_pdf(html)
     name = _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else ''}")
     return Response(pdf, mimetype="application/pdf",
