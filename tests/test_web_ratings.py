@@ -166,3 +166,27 @@ def test_the_season_tables_pdf_has_each_players_rating_at_the_seasons_end(client
     before_the_night = {n: str(r.shown_steps()[-1][2] if n == "Dora" else r.shown_steps()[-2][2])
                         for n, r in ratings.items()}  # Anna, Bruno and Carla played the night in December
     assert {name: row[-1] for name, row in november.items()} == before_the_night
+
+
+def test_the_player_page_names_the_night_the_rating_rose_most_and_the_one_it_fell_most(
+        app: Flask, client: FlaskClient, club: dict[str, Any]) -> None:
+    with app.app_context():
+        db = get_db()
+        row, _edit = club_store.find_club(db, club["edit"])
+        spec = night_store.parse_night({"title": "Venerdì", "date": "2026-12-04", "players": ROSTER[:3],
+                                        "rounds": 1, "hands_per_round": 1, "seed": 3}, row.settings)
+        night = night_store.create_night(db, row, spec)
+        table = night_store.tables(db, night.id)[0]
+        others = [name for name in table.players if name != "Anna"]
+        points = {"Anna": "48", others[0]: "20", others[1]: "10"}  # Anna wins this one (78 card points)
+        store.add_hand(db, table.match_id, {"dealer": table.players[0], "points": points})
+        anna = rater.club_ratings(club_store.summaries(db, row.id), club_store.seats(db, row.id))[club["ids"]["Anna"]]
+    thursday, friday = anna.shown_steps()[-2:]
+    changes = {"Giovedì": thursday[2] - thursday[1], "Venerdì": friday[2] - friday[1]}
+    best, worst = max(changes, key=changes.__getitem__), min(changes, key=changes.__getitem__)
+    assert best != worst
+    page = client.get(f"/c/{club['view']}/p/{club['ids']['Anna']}?lang=en").get_data(as_text=True)
+    lines = section(page, "Rating").split('<ul class="matches">')[1].split("</ul>")[0]
+    assert re.search(rf"Best night: <a [^>]+>{best}</a> <b>{re.escape(f'{changes[best]:+d}')}</b>", lines)
+    assert re.search(rf"Worst night: <a [^>]+>{worst}</a> <b>{re.escape(f'{changes[worst]:+d}')}</b>", lines)
+    assert "Club night" not in lines
