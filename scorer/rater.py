@@ -59,6 +59,13 @@ class OpenSkill:
         rated = model.rate(teams, ranks=[float(p) for p in places])
         return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
+    def ahead(self, player: Skill, other: Skill) -> float:
+        """How likely ``player`` finishes above ``other`` at a table, by the model's own prediction (what the
+        player page's head to head expects, beside what happened)."""
+        model = _model(self)
+        return float(model.predict_win([[model.rating(mu=player.mu, sigma=player.sigma)],
+                                        [model.rating(mu=other.mu, sigma=other.sigma)]])[0])
+
 
 @cache
 def _library_version() -> str:

@@ -14,12 +14,13 @@ LINE_GLYPHS = ("━━━━", "━ ━ ━", "· · · ·", "━ · ━")
 """Each seat's dash pattern drawn in text, for a legend set outside the chart."""
 
 
-def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]],
+def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction | int]],
                      width: int = 360, height: int = 200, title: str = "", compact: bool = False,
-                     x_title: str = "", y_title: str = "") -> str:
+                     x_title: str = "", y_title: str = "", start: float = 0.0) -> str:
     """A line per player of the running total after each hand (``totals[h][p]``).
 
-    The chart starts at 0 before the first hand; the y axis always includes 0.
+    The chart starts at ``start`` before the first hand (0: a running total; a player's rating chart
+    starts at the rating before their first match); the y axis always includes it.
     A ``compact`` chart (the match sheet's, beside the ledger that numbers the hands)
     writes three numbers: the lowest and highest grid lines and the last hand (zero
     is the darker line); it has no legend: its caller names the lines with
@@ -33,7 +34,7 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
     plot_w = width - pad_left - pad_right
     plot_h = height - pad_top - pad_bottom
     hands = len(totals)
-    values = [float(v) for row in totals for v in row] + [0.0]
+    values = [float(v) for row in totals for v in row] + [start]
     low, high = min(values), max(values)
     if high - low < 10:
         mid = (high + low) / 2
@@ -80,7 +81,7 @@ def cumulative_chart(players: Sequence[str], totals: Sequence[Sequence[Fraction]
                    f'{escape(y_title)}</text>')
     out.append("</g>")
     for seat, name in enumerate(players):
-        points = [(x(0), y(0.0))] + [(x(i + 1), y(float(row[seat]))) for i, row in enumerate(totals)]
+        points = [(x(0), y(start))] + [(x(i + 1), y(float(row[seat]))) for i, row in enumerate(totals)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         colour = COLOURS[seat % len(COLOURS)]
         dash = DASHES[seat % len(DASHES)]

@@ -626,5 +626,15 @@ def board_of(db: sqlite_utils.Database, match_id: int, number: int) -> tuple[str
     return plan.seed, night.boards(table.round, len(table.players))[number - 1]
 
 
+def nights_of_matches(db: sqlite_utils.Database, match_ids: list[int]) -> dict[int, NightRow]:
+    """The night each of these matches was played at (those played at none left out), in one query: a
+    player's page asks it of every match they played."""
+    if not match_ids:
+        return {}
+    rows = db.query("SELECT t.match_id, n.* FROM night_tables t JOIN nights n ON n.id = t.night_id "
+                    "WHERE t.match_id IN (SELECT value FROM json_each(?))", [json.dumps(match_ids)])
+    return {row["match_id"]: _night_row(row) for row in rows}
+
+
 def today() -> str:
     return date.today().isoformat()

@@ -31,6 +31,7 @@ from ..engine import clubs as stats
 from ..engine.cardnames import LANGUAGE_NAMES
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER, MAX_TITLE
+from ..engine.ratings import PROVISIONAL_MATCHES
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
 from ..engine.rulesets import PRESETS, Ruleset, dealt, find_ruleset
 from ..engine.settlement import Transfer, settle
@@ -73,6 +74,16 @@ from .labels import (
     message_text,
 )
 from .lookalikes import warn_look_alikes
+from .ratings import (
+    best_and_worst,
+    club_ratings,
+    head_to_head,
+    night_ratings,
+    player_nights,
+    rating_at,
+    rating_chart,
+    rating_rows,
+)
 from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
 
 bp = Blueprint("clubs", __name__)
@@ -123,7 +134,8 @@ def remember_club(response: BaseResponse, token: str) -> BaseResponse:
 
 @bp.app_context_processor
 def _globals() -> dict[str, Any]:
-    return {"recent_clubs": _recent_club_rows, "match_club": _match_club}
+    return {"recent_clubs": _recent_club_rows, "match_club": _match_club, "provisional_matches": PROVISIONAL_MATCHES,
+            "night_ratings": night_ratings}
 
 
 def _match_club(match_id: int) -> tuple[str, str] | None:
@@ -344,8 +356,10 @@ def _club_page(token: str, season_form: SeasonForm) -> BaseResponse:
     by_id = {s.match_id: s for s in view.summaries}
     history = list(reversed(club_store.events(db, view.club.id)))[:20]
     table = view.table()[:10]
+    ratings = club_ratings(view.club, view.summaries, view.seats)
     response = Response(render_template(
         "club_page.html", view=view, table=table, places=table_places(table),
+        ratings=rating_rows(ratings, {k: p.name for k, p in view.players.items()})[:10],
         seasons=club_store.seasons(db, view.club.id),
         season_form=season_form, matches=matches, more_matches=max(0, len(view.summaries) - len(matches)), by_id=by_id,
         history=history, preset_names=PRESET_NAMES))
@@ -594,7 +608,12 @@ def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, s
         rename = PlayerForm(formdata=None, name=player.name, short=player.short or "")
     merge = MergeForm(formdata=None)
     merge.into.choices = [(p.id, p.name) for p in view.active if p.id != player.id]
+    ratings = club_ratings(view.club, view.summaries, view.seats)
+    rating = ratings.get(player.id)
     return render_template("club_player.html", view=view, player=player, detail=detail, chart=chart,
+                           rating=rating, rating_chart=rating_chart(rating, player.name) if rating else "",
+                           nights=best_and_worst(player_nights(rating, view.can_edit)) if rating else None,
+                           expected=head_to_head(ratings, player.id, start, end),
                            aliases=club_store.aliases(db, view.club.id, player.id), rename=rename, merge=merge,
                            season=season, seasons=club_store.seasons(db, view.club.id),
                            problem_labels=PROBLEM_LABELS,
@@ -741,8 +760,11 @@ def table_pdf(token: str) -> Response:
     with pdf_turn():  # a few PDFs at once, each in a worker process with a time limit
         tv = table_view(token)
         language = tv.view.club.settings.get("language") or current_language()
+        ratings = club_ratings(tv.view.club, tv.view.summaries, tv.view.seats)
+        shown = {row.key: rating_at(ratings.get(row.key), tv.season.end if tv.season else None) for row in tv.rows}
         with force_locale(language):
-            html = render_template("pdf_club.html", tv=tv, view=tv.view, today=date.today().isoformat())
+            html = render_template("pdf_club.html", tv=tv, view=tv.view, today=date.today().isoformat(),
+                                   ratings=shown)
         pdf = make_pdf(html)
     name = _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else ''}")
     return Response(pdf, mimetype="application/pdf",

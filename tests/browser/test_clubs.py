@@ -89,15 +89,16 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
     record_points(page, taps, "26", "40")  # Anna 0, Dora 14, Ezio -14
 
     open_club(page, live_server, taps)
-    rows = page.locator("table.club-table tbody tr")
+    rows = page.locator("table.club-table:not(.ratings) tbody tr")
     expect(rows).to_have_count(5)
+    expect(page.locator("table.ratings tbody tr")).to_have_count(5)  # the ratings below the points
     expect(rows.nth(0)).to_contain_text("Dora")
     expect(rows.nth(1)).to_contain_text("Anna")
     assert no_overflow(page) == []
     shot("club-page")
 
     # a player page
-    taps.tap("table.club-table a:has-text('Anna')")
+    taps.tap("table.club-table:not(.ratings) a:has-text('Anna')")
     expect(page.locator("h1")).to_have_text("Anna")
     figures = page.locator("table.figures")
     expect(figures.locator("tr:has-text('Matches') td").first).to_have_text("3")
@@ -105,7 +106,8 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
     expect(figures.locator("tr:has-text('Total') td").first).to_have_text("3")
     expect(figures.locator("tr:has-text('Best hand') td").first).to_have_text("5")
     expect(figures.locator("tr:has-text('Worst hand') td").first).to_have_text("-6")
-    expect(page.locator(".chart-box svg polyline")).to_have_count(1)
+    expect(page.locator(".chart-box svg polyline")).to_have_count(2)  # the rating's and the running total's
+    expect(page.locator("p.rating")).to_contain_text("provisional")
     expect(page.locator("text=Head to head")).to_be_visible()
     assert no_overflow(page) == []
     shot("club-player")
@@ -147,7 +149,8 @@ def test_a_club_from_start_to_season(page: Any, live_server: str, taps: Taps, sh
     open_club(page, live_server, taps)
     expect(page.locator("main")).to_contain_text("Bruno is now called Bruno Bianchi")
     expect(page.locator("main")).to_contain_text("Ezio merged into Bruno Bianchi")
-    expect(page.locator("table.club-table tbody tr")).to_have_count(4)
+    expect(page.locator("table.club-table:not(.ratings) tbody tr")).to_have_count(4)
+    expect(page.locator("table.ratings tbody tr")).to_have_count(4)  # merged: one rating, one history
     shot("club-history")
 
     # the view link: everything to read, nothing to change

@@ -273,3 +273,34 @@ def test_screenshots_of_the_tables_at_phone_widths(phones: dict[int, Any], table
                 page.screenshot(path=str(folder / f"{shot}-{width}-{scheme}.png"), full_page=True,
                                 clip={"x": 0, "y": top, "width": width, "height": height})
         page.emulate_media(color_scheme="light")
+
+
+@pytest.mark.parametrize("name", ["club", "player"])
+def test_the_ratings_read_whole_at_phone_widths(phones: dict[int, Any], tables_site: Any, name: str) -> None:
+    """The club's ratings table and the player's rating, in Italian and English at 390 and 320 px: each
+    number as ratings.json has it, whole and inside the screen, "provisional" said in words."""
+    base, pages = tables_site
+    club = pages["club"].split("/c/")[1].split("/")[0]
+    document = phones[390].request.get(f"{base}/c/{club}/ratings.json").json()["players"]
+    provisional = {"it": "provvisoria", "en": "provisional"}
+    for width in (390, 320):
+        page = phones[width]
+        for language in ("it", "en"):
+            visit(page, base + pages[name], language)
+            assert clipped(page) == [], (width, language)
+            page.screenshot(path=str(SCREENSHOTS / f"ratings-{name}-{width}-{language}.png"), full_page=True)
+            if name == "club":
+                numbers = page.locator("table.ratings tbody td:nth-child(3)")
+                assert numbers.all_inner_texts() == [str(p["rating"]) for p in document]
+                names = page.locator("table.ratings tbody td:nth-child(2)").all_inner_texts()
+                assert all(provisional[language] in n for n in names)  # a few matches each: all provisional
+            else:
+                numbers = page.locator("p.rating b")
+                giulia = next(p for p in document if p["name"] == "Giulia Ferrari")
+                assert numbers.all_inner_texts() == [str(giulia["rating"])]
+                assert provisional[language] in page.locator("p.rating").inner_text()
+                assert page.locator("svg.chart polyline").count() == 2  # the running total's and the rating's
+            screen = page.evaluate("document.documentElement.clientWidth")
+            for i in range(numbers.count()):
+                box = numbers.nth(i).bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= screen, (width, language, i)
