@@ -66,12 +66,8 @@ TEST_SEND_WAIT = 4
 is 10): the test of a send that hangs waits less. A local answer begins within a second, even under load."""
 
 
-@pytest.fixture()
-def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
-    """The app served on 127.0.0.1 (a free port) from a temporary database; yields its base URL."""
-    pace = {} if request.node.get_closest_marker("real_pace") else {"POLL_SECONDS": TEST_PACE,
-                                                                   "SEND_WAIT_SECONDS": TEST_SEND_WAIT}
-    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "browser-tests", **pace})
+def serve(app: Any) -> Iterator[str]:
+    """The app on a free loopback port in a thread, for the span of a fixture; yields its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, args=(POLL,), daemon=True)
     thread.start()
@@ -80,6 +76,15 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+@pytest.fixture()
+def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The app served on 127.0.0.1 (a free port) from a temporary database; yields its base URL."""
+    pace = {} if request.node.get_closest_marker("real_pace") else {"POLL_SECONDS": TEST_PACE,
+                                                                   "SEND_WAIT_SECONDS": TEST_SEND_WAIT}
+    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "browser-tests", **pace})
+    yield from serve(app)
 
 
 @pytest.fixture(scope="module")
@@ -123,14 +128,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
         "audit-upload": "/audit",
         "error-404": "/m/no-such-match/",
     }
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, args=(POLL,), daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", pages
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    yield from ((base, pages) for base in serve(app))
 
 
 

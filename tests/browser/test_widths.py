@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
 from scorer import create_app
 from scorer.engine import club_files, night_files
@@ -28,7 +26,7 @@ from scorer.storage import clubs as club_store
 from scorer.storage import nights as night_store
 from scorer.storage import store
 from scorer.web import get_db
-from tests.browser.conftest import POLL, SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, serve
 
 pytestmark = pytest.mark.browser
 
@@ -72,17 +70,6 @@ def match(title: str, players: list[str], hands: list[dict[str, Any]], roster: d
     if seated := {k: v for k, v in (roster or {}).items() if k in players}:
         data["roster"] = seated
     return data
-
-
-def serve(app: Any) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, args=(POLL,), daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
 
 
 @pytest.fixture(scope="module")
