@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlite_utils
@@ -190,3 +191,25 @@ def test_a_night_is_drawn_before_its_write_so_saves_do_not_wait_for_the_draw(
     assert waits and max(waits) < 0.5, waits
     assert inside == [False]
     assert len(nights.night_state(db, night).rounds) == 2
+
+
+def test_a_large_nights_draw_is_made_in_a_process_of_its_own_and_is_the_same_draw(
+        db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From DRAW_APART players the draw runs in a process of its own (in the server's, it held the
+    interpreter in turns with that process's saves: 190 to 348 ms a save); it is the draw the engine makes."""
+    from scorer.engine import seating
+
+    players = tuple(f"Player {i}" for i in range(nights.DRAW_APART))
+    here = tuple(seating.plan(players, 4, 11, "mixed", ()))
+    calls: list[int] = []
+    from concurrent.futures import ProcessPoolExecutor
+
+    def counted(*args: Any, **kwargs: Any) -> ProcessPoolExecutor:
+        calls.append(1)
+        return ProcessPoolExecutor(*args, **kwargs)
+
+    monkeypatch.setattr(nights, "ProcessPoolExecutor", counted)
+    nights._planned.cache_clear()
+    assert nights._planned(players, 4, 11, "mixed", ()) == here and calls == [1]
+    nights._planned(players[:-1], 4, 11, "mixed", ())  # below DRAW_APART: drawn in this process
+    assert calls == [1]

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import hmac
 import json
+import multiprocessing
 import threading
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -410,13 +412,24 @@ def _plan(night: NightRow, settings: dict[str, Any]) -> tuple[seating.Round, ...
                     tuple(tuple(r) for r in settings.get("rankings", [])))
 
 
+DRAW_APART = 18
+"""Players from whom a night's draw is made in a process of its own. Drawn in the server's process, a
+draw of 60 players (0.6 s of Python) held the interpreter's lock in turns with the saves of that
+process, which waited 190 to 348 ms behind it (bench/bench_import.py); a process of its own shares
+nothing with them. A smaller night draws in milliseconds, less than starting a process."""
+
+
 @lru_cache(maxsize=32)
 def _planned(players: tuple[str, ...], rounds: int, seed: int, method: seating.Seating,
              rankings: tuple[tuple[str, ...], ...]) -> tuple[seating.Round, ...]:
     """:func:`seating.plan`, kept: drawn before a night's write takes the lock (its players, seed and
     rankings read then), and found again inside it when nothing changed meanwhile (drawn there only if
     something did: the same draw, from what the write reads)."""
-    return tuple(seating.plan(players, rounds, seed, method, rankings))
+    if len(players) < DRAW_APART:
+        return tuple(seating.plan(players, rounds, seed, method, rankings))
+    spawn = multiprocessing.get_context("spawn")  # not fork: the server's other threads hold locks
+    with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+        return tuple(pool.submit(seating.plan, players, rounds, seed, method, rankings).result(timeout=120))
 
 
 def _next_rankings(night: NightRow, state: NightState) -> list[list[str]]:
