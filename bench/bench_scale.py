@@ -355,7 +355,7 @@ def section(f: dict[str, float], seconds: float, clients: int) -> str:
         "  the database (scorer/storage/db.py `writer_lock`): SQLite's own busy handler sleeps and polls, which",
         "  with two processes gave a p99 of 750 ms with 8 threads against 240 ms with one.",
         "- A save's p99 with 8 threads against one thread: a process takes one save at a time, in the order",
-        "  they came (scorer/web/context.py `take_save_turn`), while its other threads serve pages, assets and",
+        "  they came (scorer/web/db.py `take_save_turn`), while its other threads serve pages, assets and",
         "  sheets. Before, with 16 phones saving at once, the 8 threads of a process interleaved their saves on",
         "  one core (the GIL), and the one holding the writer lock waited for the GIL behind the others at every",
         "  statement: a p99 of 114-136 ms against 43-59 ms with one thread, and fewer saves a second.",

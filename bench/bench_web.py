@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bench.results import replace_section  # noqa: E402
 from scorer import create_app  # noqa: E402
 from scorer.storage import store  # noqa: E402
-from scorer.web.context import get_db  # noqa: E402
+from scorer.web.db import get_db  # noqa: E402
 from tests.seed import hand_keys, seed_match  # noqa: E402
 
 TARGET_MS = 10.0

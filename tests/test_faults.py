@@ -24,8 +24,9 @@ from flask.testing import FlaskClient
 
 from scorer import create_app
 from scorer.storage import db as database
-from scorer.web import context, safety
-from scorer.web.context import decimal_cell, exact_cell
+from scorer.web import db as web_db
+from scorer.web import safety
+from scorer.web.downloads import decimal_cell, exact_cell
 from tests.matchutil import points_match
 from tests.serverutil import Client, Server
 from tests.webutil import csrf_token, start_match
@@ -103,7 +104,7 @@ def test_a_read_only_database_is_a_503_saying_what_to_do(app: Flask, client: Fla
         return sqlite_utils.Database(conn)
 
     monkeypatch.setattr(database, "connect", read_only)
-    monkeypatch.setattr(context._KEPT, "connection", None)  # the thread's kept connection is opened again
+    monkeypatch.setattr(web_db._KEPT, "connection", None)  # the thread's kept connection is opened again
     response = client.post(f"/m/{token}/hands/new/points?lang=de", data={
         "csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",
         "points_0": "30", "points_1": "30", "points_2": "18"})
@@ -189,7 +190,7 @@ def test_a_locked_database_is_a_503_to_try_again(app: Flask, client: FlaskClient
 
     monkeypatch.setattr(database, "connect", impatient)
     monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.1)  # what a write waits for in all (the writer lock too)
-    monkeypatch.setattr(context._KEPT, "connection", None)  # the thread's kept connection is opened again
+    monkeypatch.setattr(web_db._KEPT, "connection", None)  # the thread's kept connection is opened again
     try:
         response = client.post(f"/m/{token}/hands/new/points", data={
             "csrf_token": csrf_token(page), "dealer": "Anna", "expected_count": "0",

@@ -18,7 +18,7 @@ from scorer.engine.simulation import simulate_hand
 from scorer.storage import clubs as club_store
 from scorer.storage import links, store
 from scorer.web import get_db
-from scorer.web.context import encode_record
+from scorer.web.audit_links import encode_record
 from tests.matchutil import points_match
 from tests.webutil import csrf_token
 

@@ -45,7 +45,7 @@ from scorer.engine import night_files
 from scorer.engine.records import hand_to_dict, parse_hand
 from scorer.storage import clubs, links, nights, store
 from scorer.web import LANGUAGES, get_db
-from scorer.web.context import encode_record
+from scorer.web.audit_links import encode_record
 from tests.seed import PLAYERS, dealt_by, hand_keys, seed_match
 
 pytestmark = pytest.mark.slow  # make test-fast leaves it out

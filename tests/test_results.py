@@ -17,7 +17,8 @@ from scorer.engine.records import parse_match
 from scorer.engine.standings import standings
 from scorer.storage import db as database
 from scorer.storage import store
-from scorer.web.context import PAGE_HANDS, get_db
+from scorer.web.db import get_db
+from scorer.web.match_views import PAGE_HANDS
 from tests.matchutil import points_match
 from tests.seed import match_file
 

@@ -19,7 +19,8 @@ from flask.testing import FlaskClient
 from scorer.engine import records, scoring
 from scorer.storage import db as database
 from scorer.storage import store
-from scorer.web import context, hand_forms
+from scorer.web import db as web_db
+from scorer.web import hand_forms
 from tests.handutil import csrf_of, export, fixture, hand_keys, open_form, points_data, record, save_live
 from tests.webutil import start_match
 
@@ -86,7 +87,7 @@ def test_a_live_save_reads_judges_and_writes_the_new_hand_once(client: FlaskClie
 
 def test_turns_are_given_in_the_order_they_were_asked_for() -> None:
     """``threading.Lock`` wakes any waiter: a save could wait behind many that came after it."""
-    turns = context.Turns()
+    turns = web_db.Turns()
     assert turns.acquire(timeout=1)
     order: list[int] = []
     threads = []
@@ -110,7 +111,7 @@ def test_turns_are_given_in_the_order_they_were_asked_for() -> None:
 
 
 def test_a_turn_that_does_not_come_gives_up_and_leaves_the_queue() -> None:
-    turns = context.Turns()
+    turns = web_db.Turns()
     assert turns.acquire(timeout=1)
     started = time.monotonic()
     assert not turns.acquire(timeout=0.05)
@@ -131,7 +132,7 @@ def test_every_hand_save_waits_for_the_process_s_save_in_progress(client: FlaskC
     (key,) = hand_keys(client, token)
     _page, edit = open_form(client, f"/m/{token}/hands/{key}/edit")
     monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.1)
-    assert context._SAVING.acquire(timeout=1)  # another thread's save in progress
+    assert web_db._SAVING.acquire(timeout=1)  # another thread's save in progress
     try:
         refused = [
             client.post(f"/m/{token}/hands/new/points", data={**new, **points_data(hand, PLAYERS, "Bruno")}),
@@ -139,7 +140,7 @@ def test_every_hand_save_waits_for_the_process_s_save_in_progress(client: FlaskC
             client.post(f"/m/{token}/hands.json", json={"dealer": "Bruno", "points": {"Anna": 30, "Bruno": 24}}),
         ]
     finally:
-        context._SAVING.release()
+        web_db._SAVING.release()
     for answer in refused:
         assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
         assert "busy with other saves" in answer.get_data(as_text=True)
@@ -154,11 +155,11 @@ def test_the_turn_is_taken_before_the_form_is_checked_and_given_back_whatever_ha
         app: Flask, client: FlaskClient) -> None:
     """Taken in the view, the waiting saves' CSRF checks ran beside the save in turn; a save refused
     (a stale token, an error page) gives the turn back like one stored."""
-    assert context.SAVES <= {rule.endpoint for rule in app.url_map.iter_rules()}  # a renamed route keeps its turn
+    assert web_db.SAVES <= {rule.endpoint for rule in app.url_map.iter_rules()}  # a renamed route keeps its turn
     order = [f.__name__ for f in app.before_request_funcs[None]]
     assert order.index("take_save_turn") < order.index("csrf_protect")
     token = start_match(client)
     assert client.post(f"/m/{token}/hands/new/points", data={"csrf_token": "stale"}).status_code == 400
     assert client.post(f"/m/{token}/hands.json", json={"dealer": "Nobody"}).status_code == 400
-    assert context._SAVING.acquire(timeout=0.01), "a refused save kept the turn"
-    context._SAVING.release()
+    assert web_db._SAVING.acquire(timeout=0.01), "a refused save kept the turn"
+    web_db._SAVING.release()

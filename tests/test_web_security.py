@@ -29,7 +29,7 @@ from scorer.engine.limits import MAX_UPLOAD_BYTES
 from scorer.engine.records import parse_hand
 from scorer.storage import clubs, nights, store
 from scorer.web import get_db
-from scorer.web.context import encode_record
+from scorer.web.audit_links import encode_record
 from scorer.web.safety import OPEN_FILES
 from tests.seed import dealt_by, hand_keys, seed_match
 from tests.webutil import csrf_token

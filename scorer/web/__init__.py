@@ -1,10 +1,15 @@
 """The Flask app factory: configuration, extensions, error pages, commands, the blueprints.
 
-Only the factory lives here. What the blueprints share is in :mod:`.context` (the
-database, the match a token opens), :mod:`.filters` (everything a template may
-call) and :mod:`.labels` (the words); the blueprints hold routes only and import
-none of this module. Templates and static files are found by :mod:`scorer.resources`
-(the checkout's top-level folders, or inside the installed package).
+Only the factory lives here. The blueprints hold routes and import none of this module, nor
+one another; what two of them need lives in a module of its own concern, as flaskr keeps
+``get_db`` in ``db.py``: :mod:`.db` (the request's database, saves in turn), :mod:`.tokens`
+(what a link's token opens: :func:`~.tokens.load_by_token`), :mod:`.match_views` (a match as
+its pages show it), :mod:`.downloads` (file names, PDFs, CSV files), :mod:`.recent` (the
+phone's recent links), :mod:`.audit_links` (a hand carried in a link), :mod:`.sharing` (links
+and QR codes), :mod:`.polling` (the pace of watching pages), :mod:`.jsonio` (JSON for
+programs), :mod:`.filters` (everything a template may call) and :mod:`.labels` (the words).
+Templates and static files are found by :mod:`scorer.resources` (the checkout's top-level
+folders, or inside the installed package).
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from ..sheets import words
 from ..storage import db as database
 from ..storage import store
 from . import filters, labels, safety
-from .context import close_db, end_save_turn, get_db, take_save_turn, wants_json
+from .db import close_db, end_save_turn, get_db, take_save_turn
+from .jsonio import wants_json
 from .labels import error_sentence
 
 __all__ = ["LANGUAGES", "MAX_UPLOAD_BYTES", "TRANSLATED", "TRANSLATIONS", "create_app", "get_db"]
@@ -89,7 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         database.migrate(db)
         db.conn.close()
 
-    app.before_request(take_save_turn)  # ahead of the CSRF check (context.take_save_turn says why)
+    app.before_request(take_save_turn)  # ahead of the CSRF check (web/db.py's take_save_turn says why)
     app.teardown_request(end_save_turn)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=_locale)

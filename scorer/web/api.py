@@ -20,7 +20,7 @@ from ..engine.limits import MAX_UPLOAD_BYTES
 from ..engine.records import parse_match
 from ..engine.scoring import score_hand
 from ..storage import store
-from .context import get_db
+from .db import get_db
 from .jsonio import created, json_body, refuse
 from .lookalikes import look_alike_sentences
 

@@ -23,19 +23,12 @@ from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
 from ..storage import links, store
-from .context import (
-    audit_url,
-    decode_record,
-    entry_key,
-    get_db,
-    load_match,
-    make_pdf,
-    pdf_response,
-    pdf_turn,
-    sheet_name,
-)
-from .forms import KEY_USED, Form, TextBox, VersionForm
+from .audit_links import audit_url, decode_record
+from .db import get_db
+from .downloads import make_pdf, pdf_response, pdf_turn, sheet_name
+from .forms import KEY_USED, Form, TextBox, VersionForm, entry_key
 from .labels import read_error_text
+from .tokens import MATCH, load_by_token
 
 bp = Blueprint("audit", __name__)
 
@@ -128,7 +121,7 @@ def _render(result: HandResult, *, link: Any, title: str, pdf_url: str | None, b
 
 
 def _stored(token: str, key: str) -> tuple[store.MatchRow, store.HandRow, HandResult, int]:
-    row, _can_edit = load_match(token)
+    row, _can_edit = load_by_token(MATCH, token)
     db = get_db()
     try:
         hand = store.get_hand(db, row.id, key)
@@ -162,7 +155,7 @@ def _hand_audit_page(token: str, row: store.MatchRow, hand: store.HandRow, resul
 def record_ruling(token: str, key: str) -> Any:
     """The audit's "what if" (tricks awarded to other players, or the hand annulled) kept as a new revision
     of the hand, which the hand's history can undo by restoring the version before."""
-    load_match(token, edit=True)  # 403 for the view-only link
+    load_by_token(MATCH, token, edit=True)  # 403 for the view-only link
     row, hand, result, number = _stored(token, key)
     entry = _ruling_entry()
     done = store.entry_done(get_db(), row.id, entry.key) if entry else None

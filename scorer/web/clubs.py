@@ -39,20 +39,9 @@ from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
 from ..storage import links as link_store
 from ..storage import store
-from .context import (
-    CLUBS_COOKIE,
-    Spreadsheet,
-    disposition,
-    get_db,
-    load_club,
-    make_pdf,
-    pdf_turn,
-    recent_clubs,
-    remember,
-    share_codes,
-    text_cell,
-)
-from .context import file_name as _file_name
+from .db import get_db
+from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
+from .downloads import file_name as _file_name
 from .forms import (
     Form,
     Longest,
@@ -84,7 +73,10 @@ from .ratings import (
     rating_chart,
     rating_rows,
 )
+from .recent import recent_clubs, remember, remember_club
 from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
+from .sharing import share_codes
+from .tokens import CLUB, load_by_token
 
 bp = Blueprint("clubs", __name__)
 
@@ -118,18 +110,11 @@ class ClubView:
 
 
 def club_view(token: str, *, edit: bool = False) -> ClubView:
-    club, can_edit = load_club(token, edit=edit)
+    club, can_edit = load_by_token(CLUB, token, edit=edit)
     db = get_db()
     players = {p.id: p for p in club_store.roster(db, club.id, merged=True)}
     return ClubView(club, token, can_edit, players, club_store.summaries(db, club.id),
                     club_store.seats(db, club.id))
-
-
-def remember_club(response: BaseResponse, token: str) -> BaseResponse:
-    """Keep the club on this phone's start page."""
-    tokens = [token] + [t for t in recent_clubs() if t != token]
-    response.set_cookie(CLUBS_COOKIE, ".".join(tokens[:6]), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
-    return response
 
 
 @bp.app_context_processor
@@ -369,7 +354,7 @@ def _club_page(token: str, season_form: SeasonForm) -> BaseResponse:
 @bp.get("/c/<token>/share")
 def share(token: str) -> str:
     """The club's edit and view links with QR codes."""
-    club, can_edit = load_club(token)
+    club, can_edit = load_by_token(CLUB, token)
     codes = share_codes("clubs.club_page", club.edit_token if can_edit else None, club.view_token)
     changes = link_store.owner_link_changes(get_db(), "club", club.id) if can_edit else []
     return render_template("club_share.html", club=club, token=token, codes=codes, can_edit=can_edit,
@@ -380,7 +365,7 @@ def share(token: str) -> str:
 def renew_links(token: str) -> Any:
     """New links for a club shared too widely, and for its matches and nights (its edit page hands out
     theirs): every old one answers 404 from now on."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     fresh = link_store.renew_club_links(get_db(), club.id)
     flash(_("New links made: the old edit and view links no longer open this club, nor its matches and nights. "
             "Share these instead."))
@@ -390,7 +375,7 @@ def renew_links(token: str) -> Any:
 @bp.route("/c/<token>/settings", methods=["GET", "POST"])
 def settings(token: str) -> Any:
     """The club's name and its defaults for new matches."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     form = ClubForm()
     if request.method == "GET":
         form.name.data = club.name
@@ -446,7 +431,7 @@ def _match_title(club: club_store.ClubRow, day: date, table: int) -> str:
 @bp.route("/c/<token>/start", methods=["GET", "POST"])
 def start_match(token: str) -> Any:
     """A new match of the club: tick the players (most recent first) or type new names."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     db = get_db()
     ruleset = find_ruleset(club.settings.get("ruleset"))
     form = PickForm()
@@ -495,7 +480,7 @@ def add_match(token: str) -> Any:
 
     Without ``?match=`` the page asks for the match; with it, for the roster player of each seat.
     """
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     db = get_db()
     form = AddForm()
     problems: list[str] = []
@@ -624,7 +609,7 @@ def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, s
 @bp.post("/c/<token>/p/<int:player_id>/rename")
 def rename_player(token: str, player_id: int) -> Any:
     """A new name (or short name) for a player; their past matches stay theirs."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     form = PlayerForm()
     if not form.validate_on_submit():
         flash(_("A short name is at most %(most)s characters.", most=club_files.MAX_SHORT) if form.short.errors
@@ -653,7 +638,7 @@ def rename_player(token: str, player_id: int) -> Any:
 @bp.post("/c/<token>/p/<int:player_id>/merge")
 def merge_player(token: str, player_id: int) -> Any:
     """This entry and another are the same person: one player, every hand of both."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     form = MergeForm()
     if not form.validate_on_submit() or not isinstance(form.into.data, int):
         flash(_("Choose the player this entry is the same person as."), "error")
@@ -775,7 +760,7 @@ def table_pdf(token: str) -> Response:
 def add_season(token: str) -> Any:
     """A season from the club page's form; refused, the page again with what was typed and, at each field,
     what is wrong with it."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     form = SeasonForm()
     if form.validate_on_submit() and form.start.data is not None and form.end.data is not None:
         if form.end.data < form.start.data:
@@ -797,7 +782,7 @@ def add_season(token: str) -> Any:
 @bp.post("/c/<token>/seasons/<int:season_id>/delete")
 def delete_season(token: str, season_id: int) -> Any:
     """A season removed (its matches stay in the club: a season is only a range of dates)."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     if not Form().validate_on_submit():
         abort(400)
     try:
@@ -814,7 +799,7 @@ def export_json(token: str) -> Any:
 
     A club too large for one file is written in parts (``?part=1`` and on, docs/CLUB.md); asked
     for whole, it answers 409 with the parts' addresses."""
-    club, _can_edit = load_club(token)
+    club, _can_edit = load_by_token(CLUB, token)
     raw = request.args.get("part")
     if raw is not None and not (raw.isascii() and raw.isdigit() and 0 < len(raw) < 7):
         return {"error": "bad_request", "message": "part: write the part's number, from 1.",
@@ -839,14 +824,14 @@ def export_json(token: str) -> Any:
 @bp.get("/c/<token>/file")
 def club_file(token: str) -> Any:
     """The club's file to download, whole or in parts; with the edit link, the next part to add."""
-    club, can_edit = load_club(token)
+    club, can_edit = load_by_token(CLUB, token)
     return _file_page(club, token, can_edit, ImportClubForm(), [], 200)
 
 
 @bp.post("/c/<token>/file/part")
 def add_part(token: str) -> Any:
     """The next part of a club's file, added to the club its first part made (docs/CLUB.md)."""
-    club, can_edit = load_club(token, edit=True)
+    club, can_edit = load_by_token(CLUB, token, edit=True)
     form = ImportClubForm()
     problems: list[str] = []
     if form.validate_on_submit():

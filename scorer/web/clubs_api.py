@@ -22,9 +22,11 @@ from ..engine.records import hand_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
 from ..storage import clubs as club_store
 from ..storage import store
-from .context import club_request, entry_key, get_db
+from .db import get_db
+from .forms import entry_key
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
 from .lookalikes import look_alike_sentences
+from .tokens import CLUB, MATCH, request_by_token
 
 bp = Blueprint("clubs_api", __name__)
 
@@ -69,7 +71,7 @@ def create_club() -> Any:
 @bp.post("/c/<token>/matches")
 def club_match(token: str) -> Any:
     """A ``scarto-match/1`` body stored as a club match: its names are roster names (new ones join)."""
-    club, value, refusal = club_request(token)
+    club, value, refusal = request_by_token(CLUB, token)
     if refusal is not None:
         return refusal
     try:
@@ -96,7 +98,7 @@ def club_part(token: str) -> Any:
     """A later part of a club's file (``scarto-club/1`` with ``part``) added to the club its first part
     made: 201 ``{"added", "matches"}``, the part's matches and the club's now (docs/CLUB.md)."""
     db = get_db()
-    club, value, refusal = club_request(token)
+    club, value, refusal = request_by_token(CLUB, token)
     if refusal is not None:
         return refusal
     part, refusal = _club_file(value, "the part was not added")
@@ -134,13 +136,7 @@ def add_hand(token: str) -> Any:
     (no second hand); the same key with another body is 409, nothing saved.
     """
     db = get_db()
-    try:
-        row, can_edit = store.find_match(db, token)
-    except store.NotFound:
-        return refuse(404, "not_found", NOT_FOUND)
-    if not can_edit:
-        return refuse(403, "forbidden", "This is the view-only link of the match: it cannot change anything.")
-    value, refusal = json_request()
+    row, value, refusal = request_by_token(MATCH, token)
     if refusal is not None:
         return refusal
     if not isinstance(value, dict):

@@ -24,7 +24,7 @@ from ..engine.cards import FOOL_SUIT, SUIT, TRUMP, CardIndex
 from ..engine.deals import MAX_BOARDS, MAX_SEED, Board, deal_board, deal_set, read_seed
 from ..engine.errors import ReadError
 from ..engine.rulesets import DEALS
-from .context import file_name, make_pdf, pdf_response, pdf_turn
+from .downloads import file_name, make_pdf, pdf_response, pdf_turn
 from .labels import page_words, read_error_text
 
 bp = Blueprint("deals", __name__)

@@ -26,7 +26,6 @@ from ..engine.records import HandRecord
 from ..engine.rulesets import find_ruleset
 from ..engine.validation import Problem
 from ..sheets import cardfaces
-from .context import poll_attr
 from .kept import messages_here
 from .labels import (
     PRESET_DESCRIPTIONS,
@@ -43,6 +42,7 @@ from .labels import (
     suit_in_sentence,
     switch_rows,
 )
+from .polling import poll_attr
 
 
 def register(app: Flask, languages: tuple[str, ...]) -> None:

@@ -383,3 +383,18 @@ class VersionForm(Form):
 
     version = IntegerField(validators=[InputRequired(message=RELOAD),
                                        NumberRange(min=1, max=MAX_VERSION, message=RELOAD)])
+
+
+# --- idempotency keys (static/offline.js) -------------------------------------------
+
+_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def entry_key(value: str | None) -> str | None:
+    """A phone's idempotency key for one entry (offline.js makes one per form), or None.
+
+    A key that does not look like one (a damaged or hand-made form) is ignored: the entry is
+    then simply saved without the protection against a retry.
+    """
+    value = (value or request.headers.get("Idempotency-Key") or "").strip()
+    return value if _KEY.fullmatch(value) else None

@@ -38,7 +38,8 @@ from ..engine.validation import Problem
 from ..sheets.words import euphonic
 from ..storage import nights as night_store
 from ..storage import store
-from .context import MatchPage, entry_key, get_db, load_match, match_page_view
+from .db import get_db
+from .forms import entry_key
 from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .jsonio import json_fields, posted_json
 from .kept import kept_page
@@ -51,6 +52,8 @@ from .labels import (
     problem_text,
     read_error_text,
 )
+from .match_views import MatchPage, match_page_view
+from .tokens import MATCH, load_by_token
 
 bp = Blueprint("hands", __name__)
 
@@ -138,7 +141,7 @@ def live_check(token: str) -> Any:
                            limit=MAX_CHECK_BYTES // 1024)}, 413
     request.max_content_length = MAX_CHECK_BYTES  # a streamed body is cut there
     try:
-        row, _can_edit = load_match(token, edit=True)
+        row, _can_edit = load_by_token(MATCH, token, edit=True)
     except HTTPException as exc:  # live.js reads JSON: say it in JSON
         message = exc.description if exc.code == 403 else _("There is no match at this address.")
         return {"error": message}, exc.code or 404

@@ -20,9 +20,10 @@ from markupsafe import Markup
 
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
-from .context import entry_key, get_db, load_match
-from .forms import KEY_USED, MAX_VERSION, RELOAD, VersionForm
+from .db import get_db
+from .forms import KEY_USED, MAX_VERSION, RELOAD, VersionForm, entry_key
 from .labels import PROBLEM_LABELS, read_error_text
+from .tokens import MATCH, load_by_token
 
 bp = Blueprint("history", __name__)
 
@@ -116,7 +117,7 @@ def _judge(row: store.MatchRow, stored: store.HandRow | store.Revision, memo: di
 
 def _load(token: str, key: str, *, edit: bool = False) -> tuple[store.MatchRow, bool, store.HandRow]:
     """The match and the hand: 404 for an unknown token or hand, 403 for a view token on a change."""
-    row, can_edit = load_match(token, edit=edit)
+    row, can_edit = load_by_token(MATCH, token, edit=edit)
     try:
         hand = store.get_hand(get_db(), row.id, key)
     except store.NotFound:
@@ -251,7 +252,7 @@ def hand_history(token: str, key: str) -> Any:
 @bp.get("/m/<token>/deleted")
 def deleted_hands(token: str) -> Any:
     """The match's deleted hands, each with its scores and a button to bring it back."""
-    row, can_edit = load_match(token)
+    row, can_edit = load_by_token(MATCH, token)
     memo: dict[str, Judged] = {}
     db = get_db()
     count = store.count_deleted(db, row.id)

@@ -1,10 +1,12 @@
-"""Reading and answering JSON for the programs' addresses (the match API, the club API).
+"""Reading and answering JSON for the programs' addresses (the match API, the club API), and
+telling a program's request from a person's (:func:`wants_json`: errors as JSON or as a page).
 
 Not a blueprint: the modules with routes import it, never each other.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import current_app, request, url_for
@@ -142,3 +144,14 @@ def created(endpoint: str, edit_token: str, view_token: str) -> tuple[dict[str, 
     body = {"edit_url": url_for(endpoint, token=edit_token, _external=True),
             "view_url": url_for(endpoint, token=view_token, _external=True)}
     return body, 201, {"Location": body["edit_url"]}
+
+
+PROGRAMS_ONLY = re.compile(r"/(?:c/[^/]+/(?:matches|nights|parts)|n/[^/]+/rounds)/?")
+"""The programs' addresses outside /api/ (clubs_api.py, nights.py's API): JSON is all they read and
+answer, whatever the method."""
+
+
+def wants_json() -> bool:
+    """Programs' addresses (the API, the .json files) get errors as JSON, people get a page."""
+    return (request.path.startswith("/api/") or request.path.endswith((".json", "/live/check"))
+            or PROGRAMS_ONLY.fullmatch(request.path) is not None or request.is_json)

@@ -15,22 +15,16 @@ from ..engine.records import dumps, parse_match
 from ..engine.rulesets import PRESETS
 from ..storage import links as link_store
 from ..storage import store
-from .context import (
-    PAGE_HANDS,
-    disposition,
-    get_db,
-    load_match,
-    match_page_view,
-    recent_clubs,
-    recent_tokens,
-    remember,
-    share_codes,
-    sheet_name,
-)
+from .db import get_db
+from .downloads import disposition, sheet_name
 from .forms import MatchForm, said_at
 from .kept import kept_answer, kept_frame, kept_part
 from .labels import current_language, preset_table, switch_rows
 from .lookalikes import warn_look_alikes
+from .match_views import PAGE_HANDS, match_page_view
+from .recent import recent_clubs, recent_tokens, remember
+from .sharing import share_codes
+from .tokens import MATCH, load_by_token
 
 bp = Blueprint("matches", __name__)
 
@@ -78,7 +72,7 @@ def new_match() -> Any:
 def match_page(token: str) -> Any:
     """The match: standings, hands, chart, whose deal is next, the settlement."""
     raw = request.args.get("page", "1")
-    row, can_edit = load_match(token)
+    row, can_edit = load_by_token(MATCH, token)
     pages = max(1, -(-store.count_hands(get_db(), row.id) // PAGE_HANDS))
     page = max(1, min(int(raw), pages)) if raw.isdecimal() and len(raw) < 6 else 1  # past the last: the last
 
@@ -105,7 +99,7 @@ def match_page(token: str) -> Any:
 @bp.get("/m/<token>/share")
 def share(token: str) -> str:
     """The edit and view-only links with QR codes for the other phones to scan."""
-    row, can_edit = load_match(token)
+    row, can_edit = load_by_token(MATCH, token)
     codes = share_codes("matches.match_page", row.edit_token if can_edit else None, row.view_token)
     changes = link_store.link_changes(get_db(), row.id) if can_edit else []
     return render_template("share.html", row=row, token=token, can_edit=can_edit, codes=codes, changes=changes)
@@ -114,7 +108,7 @@ def share(token: str) -> str:
 @bp.post("/m/<token>/links/renew")
 def renew_links(token: str) -> Any:
     """New edit and view links for a match shared too widely: the old ones answer 404 from now on."""
-    row, _can_edit = load_match(token, edit=True)
+    row, _can_edit = load_by_token(MATCH, token, edit=True)
     fresh = link_store.renew_links(get_db(), row.id)
     flash(_("New links made: the old edit and view links no longer open this match. Share these instead."))
     return remember(redirect(url_for("matches.share", token=fresh.edit_token)), fresh.edit_token)
@@ -123,7 +117,7 @@ def renew_links(token: str) -> Any:
 @bp.get("/m/<token>/export.json")
 def export_json(token: str) -> Response:
     """The match as a ``scarto-match/1`` file (export then import gives the same match)."""
-    row, _can_edit = load_match(token)
+    row, _can_edit = load_by_token(MATCH, token)
     data = store.match_data(get_db(), row)
     # named as the page is titled ("Partita di Scarto" when the match has no title) and dated
     name = sheet_name(row.settings.get("title") or _("Scarto match"), row.settings.get("date") or row.created_at[:10],
@@ -136,7 +130,7 @@ def export_json(token: str) -> Response:
 def standings_json(token: str) -> Response:
     """``scarto-standings/1``, as ``scarto match --json`` prints it: the same until the match changes, so
     kept as sent (it lists every hand: a long match's is made once a change, not at every look)."""
-    row, _can_edit = load_match(token)
+    row, _can_edit = load_by_token(MATCH, token)
 
     def render() -> bytes:
         db = get_db()

@@ -51,23 +51,16 @@ from ..storage import clubs as club_store
 from ..storage import links as link_store
 from ..storage import nights as night_store
 from ..storage import store
-from .context import (
-    Spreadsheet,
-    club_request,
-    disposition,
-    get_db,
-    load_club,
-    make_pdf,
-    pdf_turn,
-    poll_seconds,
-    text_cell,
-)
-from .context import file_name as _file_name
+from .db import get_db
+from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
+from .downloads import file_name as _file_name
 from .forms import Form, Longest, TextBox, choices, typed
-from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
+from .jsonio import NOT_FOUND, created, read_refusal, refuse
 from .labels import PRESET_NAMES, current_language, error_text, message_text, name_error_text
 from .lookalikes import warn_look_alikes
+from .polling import poll_seconds
 from .roster import pick_players, ticked_players
+from .tokens import CLUB, NIGHT, load_by_token, request_by_token
 
 bp = Blueprint("nights", __name__)
 api_bp = Blueprint("nights_api", __name__)
@@ -81,17 +74,6 @@ SCORING_LABELS = {"matchpoints": _l("Matchpoints: 2 for each player beaten with 
 
 
 # --- loading -----------------------------------------------------------------------
-
-
-def load_night(token: str, *, edit: bool = False) -> tuple[night_store.NightRow, bool]:
-    """The night a token opens: 404 for an unknown token, 403 for the view link where things change."""
-    try:
-        night, can_edit = night_store.find_night(get_db(), token)
-    except store.NotFound:
-        abort(404)
-    if edit and not can_edit:
-        abort(403, description=_("This is the view-only link of the night: it cannot change anything."))
-    return night, can_edit
 
 
 def _club_language(club: club_store.ClubRow) -> str:
@@ -152,7 +134,7 @@ class NextForm(Form):
 @bp.route("/c/<token>/nights/new", methods=["GET", "POST"])
 def new_night(token: str) -> Any:
     """The director picks the players present and how the night is played."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     db = get_db()
     form = NightForm()
     ruleset = club.settings.get("ruleset", "classic")
@@ -250,7 +232,7 @@ def _form_problem(exc: ScartoError, names: list[str]) -> str:
 @bp.get("/n/<token>/")
 def night_page(token: str) -> Any:
     """The director's view (edit link) or the members' view (view link), both updating by themselves."""
-    night, can_edit = load_night(token)
+    night, can_edit = load_by_token(NIGHT, token)
     db = get_db()
     state, tag = night_store.current_state(db, night)
     club = club_store.get_club(db, night.club_id)
@@ -270,7 +252,7 @@ def night_page(token: str) -> Any:
 def renew_links(token: str) -> Any:
     """New links for a night shared too widely, and for its tables' matches (its page and table cards hand
     out theirs): every old one answers 404 from now on."""
-    night, _can_edit = load_night(token, edit=True)
+    night, _can_edit = load_by_token(NIGHT, token, edit=True)
     fresh = link_store.renew_night_links(get_db(), night.id)
     flash(_("New links made: the old links no longer open this night, nor its tables' matches. Print the table "
             "cards again and share these instead."))
@@ -280,7 +262,7 @@ def renew_links(token: str) -> Any:
 @bp.get("/n/<token>/state.json")
 def night_state_tag(token: str) -> Response:
     """A tag that changes with any hand saved at any table of the night; 304 when the phone has it already."""
-    night, _can_edit = load_night(token)
+    night, _can_edit = load_by_token(NIGHT, token)
     tag = night_store.state_tag(get_db(), night)
     etag = f'"{tag}"'
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
@@ -322,7 +304,7 @@ def night_json(token: str) -> Any:
 @bp.post("/n/<token>/next")
 def next_round(token: str) -> Any:
     """The director starts the next round (or forces it while a table plays, with the reason)."""
-    night, _can_edit = load_night(token, edit=True)
+    night, _can_edit = load_by_token(NIGHT, token, edit=True)
     form = NextForm()
     if not form.validate_on_submit():
         flash(_("The reason may be at most 200 characters long."), "error")
@@ -361,7 +343,7 @@ def _language(night: night_store.NightRow) -> str:
 @bp.get("/n/<token>/cards.pdf")
 def cards_pdf(token: str) -> Response:
     """The table cards of a round (the current one, or ``?round=``): number, players in seating order, QR."""
-    night, _can_edit = load_night(token, edit=True)
+    night, _can_edit = load_by_token(NIGHT, token, edit=True)
     state, _tag = night_store.current_state(get_db(), night)
     raw = request.args.get("round", "")
     number = state.current
@@ -386,7 +368,7 @@ def cards_pdf(token: str) -> Response:
 @bp.get("/n/<token>/results.pdf")
 def results_pdf(token: str) -> Response:
     """The night's results: the ranking, each round's tables and scores."""
-    night, _can_edit = load_night(token)
+    night, _can_edit = load_by_token(NIGHT, token)
     state, _tag = night_store.current_state(get_db(), night)
     with pdf_turn(), force_locale(_language(night)):
         html = render_template("pdf_night_results.html", night=night, state=state)
@@ -399,7 +381,7 @@ def results_pdf(token: str) -> Response:
 @bp.get("/n/<token>/results.csv")
 def results_csv(token: str) -> Response:
     """The ranking, a line per player, with each round's table, total and place."""
-    night, _can_edit = load_night(token)
+    night, _can_edit = load_by_token(NIGHT, token)
     state, _tag = night_store.current_state(get_db(), night)
     if state.duplicate is not None:
         return _duplicate_csv(night, state.duplicate)
@@ -454,7 +436,7 @@ def _duplicate_csv(night: night_store.NightRow, ranking: Any) -> Response:
 def session_json(token: str) -> Response:
     """A duplicate night as its ``scarto-duplicate/1`` file (docs/DUPLICATE.md): what another club
     merges with its own, and what imports back as the same night."""
-    night, _can_edit = load_night(token)
+    night, _can_edit = load_by_token(NIGHT, token)
     if night.duplicate is None:
         abort(404)
     db = get_db()
@@ -489,7 +471,7 @@ def _session_choices(club: club_store.ClubRow) -> list[tuple[str, str]]:
 def session_file(token: str) -> Any:
     """A ``scarto-duplicate/1`` file brought to the club: a night of its own (the club's export read back),
     or another club's session of the same boards ranked together with one of the club's nights."""
-    club, _can_edit = load_club(token, edit=True)
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
     form = SessionFileForm()
     form.night.choices = _session_choices(club)
     problems: list[str] = []
@@ -552,7 +534,7 @@ def _merged_page(club: club_store.ClubRow, token: str, night_id: int, other: Any
 @api_bp.post("/c/<token>/nights")
 def create_night(token: str) -> Any:
     """``scarto-night/1`` -> 201 ``{"edit_url", "view_url"}``; the club's edit link only."""
-    club, value, refusal = club_request(token)
+    club, value, refusal = request_by_token(CLUB, token)
     if refusal is not None:
         return refusal
     try:
@@ -566,13 +548,7 @@ def create_night(token: str) -> Any:
 @api_bp.post("/n/<token>/rounds")
 def start_round(token: str) -> Any:
     """Start the next round: 201 with it; 409 while a table plays (unless ``{"force": true}``) or after the last."""
-    try:
-        night, can_edit = night_store.find_night(get_db(), token)
-    except store.NotFound:
-        return refuse(404, "not_found", NOT_FOUND)
-    if not can_edit:
-        return refuse(403, "forbidden", "This is the view-only link of the night: it cannot change anything.")
-    value, refusal = json_request()
+    night, value, refusal = request_by_token(NIGHT, token)
     if refusal is not None:
         return refusal
     if value is None:

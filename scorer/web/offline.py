@@ -29,8 +29,11 @@ from flask_wtf.csrf import generate_csrf
 from ..engine.messages import N_
 from ..engine.tally import tally_rules, tally_state
 from ..storage import store
-from .context import get_db, load_match, match_page_view, poll_seconds
+from .db import get_db
 from .labels import current_language
+from .match_views import match_page_view
+from .polling import poll_seconds
+from .tokens import MATCH, load_by_token
 
 bp = Blueprint("offline", __name__)
 
@@ -255,7 +258,7 @@ def draw_icon(size: int, maskable: bool) -> bytes:
 @bp.get("/m/<token>/state.json")
 def match_state(token: str) -> Response:
     """A tag that changes with every change to the match's hands; 304 when the phone has it already."""
-    row, _can_edit = load_match(token)
+    row, _can_edit = load_by_token(MATCH, token)
     tag = store.match_state(get_db(), row.id)
     etag = f'"{tag}"'
     headers = {"ETag": etag, "Cache-Control": "no-cache"}

@@ -20,7 +20,7 @@ from ..engine.ratings import PlayerRating, Step, rated_players, shown
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
 from ..storage import nights as night_store
-from .context import get_db
+from .db import get_db
 
 Ratings = Mapping[Any, PlayerRating]
 

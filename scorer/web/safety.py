@@ -31,7 +31,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
 from ..sheets.worker import Busy, RenderFailed, TooSlow
-from .context import wants_json
+from .jsonio import wants_json
 from .labels import error_sentence
 
 MIN_SECRET_KEY = 32

@@ -14,8 +14,9 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from ..sheets.pdf import Sheet
-from .context import Spreadsheet, make_pdf, match_view, pdf_response, pdf_turn, sheet_name, text_cell
+from .downloads import Spreadsheet, make_pdf, pdf_response, pdf_turn, sheet_name, text_cell
 from .labels import PROBLEM_LABELS, current_language, page_words
+from .match_views import match_view
 
 bp = Blueprint("sheets", __name__)
 

@@ -20,9 +20,12 @@ from ..engine.records import HAND_FORMAT, MATCH_FORMAT, hand_to_dict, loads, par
 from ..engine.rulesets import find_ruleset
 from ..engine.scoring import HandResult, score_hand
 from ..storage import store
-from .context import audit_url, get_db, load_match, remember
+from .audit_links import audit_url
+from .db import get_db
 from .forms import Form, TextBox
 from .labels import SWITCH_LABELS, SWITCH_ORDER, problem_text, read_error_text, value_label
+from .recent import remember
+from .tokens import MATCH, load_by_token
 
 bp = Blueprint("transfer", __name__)
 
@@ -93,7 +96,7 @@ def import_file() -> Any:
 @bp.route("/m/<token>/import", methods=["GET", "POST"])
 def import_hand(token: str) -> Any:
     """Add a hand from a ``scarto-hand/1`` file (or pasted record) to this match."""
-    row, _can_edit = load_match(token, edit=True)
+    row, _can_edit = load_by_token(MATCH, token, edit=True)
     form = ImportForm()
     errors: list[str] = []
     if request.method == "POST" and form.validate_on_submit():

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from scorer.storage import db as database
 from scorer.web import LANGUAGES
-from scorer.web import context as web_context
+from scorer.web import db as web_db
 from tests.browser.conftest import (
     CHROMIUM_ARGS,
     COLOUR_RULES,
@@ -203,13 +203,13 @@ def test_entries_still_waiting_are_sent_once_the_server_answers_even_if_the_onli
     page.locator("#save").click()
     expect(waiting(page)).to_have_count(1)
     monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.1)
-    assert web_context._SAVING.acquire(timeout=1)  # the live server's process is this one: its saves answer 503
+    assert web_db._SAVING.acquire(timeout=1)  # the live server's process is this one: its saves answer 503
     try:
         page.context.set_offline(False)  # the online try (and Background Sync's) get the 503
         page.wait_for_timeout(1500)
         assert stored_hands(page, match_url) == [] and waiting(page).count() == 1
     finally:
-        web_context._SAVING.release()
+        web_db._SAVING.release()
     expect(page.locator("#waiting")).to_have_count(0, timeout=10000)  # the poll, every 3 s: then sent
     assert [h["points"]["Anna"] for h in stored_hands(page, match_url)] == [31]
 
