@@ -241,9 +241,9 @@ def test_a_1000_hand_export_imports_back(app: Flask, client: FlaskClient) -> Non
 
 
 def test_the_form_limits_are_the_files_limits() -> None:
-    from scorer.web.clubs import PlayerForm
-    from scorer.web.forms import MatchForm
-    from scorer.web.hand_forms import HandForm, LiveForm
+    from scorer.web.clubs_forms import PlayerForm
+    from scorer.web.hands_forms import HandForm, LiveForm
+    from scorer.web.matches_forms import MatchForm
 
     def max_length(field: Any) -> int:
         return next(v.max for v in field.kwargs["validators"] if hasattr(v, "max"))
@@ -497,7 +497,7 @@ def test_a_name_is_measured_as_it_will_be_kept(client: FlaskClient) -> None:
 def test_a_new_clubs_roster_box_holds_a_whole_roster() -> None:
     """The box stopped at 8,000 characters: about 150 players of the longest names, cut mid-name."""
     from scorer.engine.club_files import MAX_SHORT
-    from scorer.web.clubs import ClubForm
+    from scorer.web.clubs_forms import ClubForm
 
     longest = limits.MAX_NAME + len(", ") + MAX_SHORT + len("\n")
     assert next(v.max for v in ClubForm.roster.kwargs["validators"] if hasattr(v, "max")) >= limits.MAX_ROSTER * longest

@@ -20,7 +20,7 @@ from scorer.engine import records, scoring
 from scorer.storage import db as database
 from scorer.storage import store
 from scorer.web import db as web_db
-from scorer.web import hand_forms
+from scorer.web import hands_forms
 from tests.handutil import csrf_of, export, fixture, hand_keys, open_form, points_data, record, save_live
 from tests.webutil import start_match
 
@@ -65,7 +65,7 @@ def test_a_live_save_reads_judges_and_writes_the_new_hand_once(client: FlaskClie
     def no_names(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("live.js's codes went through the name matcher")
 
-    monkeypatch.setattr(hand_forms, "split_cards", no_names)
+    monkeypatch.setattr(hands_forms, "split_cards", no_names)
 
     response = save_live(client, f"/m/{token}/hands/new/live", csrf, body)
     assert response.status_code == 200 and response.get_json()["saved"] is True

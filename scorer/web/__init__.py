@@ -10,6 +10,12 @@ and QR codes), :mod:`.polling` (the pace of watching pages), :mod:`.jsonio` (JSO
 programs), :mod:`.filters` (everything a template may call) and :mod:`.labels` (the words).
 Templates and static files are found by :mod:`scorer.resources` (the checkout's top-level
 folders, or inside the installed package).
+
+Forms sit beside their routes by one rule: the form classes of a blueprint ``x.py`` live in
+``x_forms.py`` (``clubs.py`` and ``clubs_forms.py``, ``hands.py`` and ``hands_forms.py``), so
+the two stand side by side in the folder. :mod:`.forms` holds what is not one blueprint's: the
+base ``Form``, the fields, validators and readers the forms share, and a form that more than
+one blueprint posts (``VersionForm``: the audit's and the history's).
 """
 
 from __future__ import annotations

@@ -13,8 +13,6 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
 
@@ -23,10 +21,11 @@ from ..engine.errors import ScartoError
 from ..engine.records import HandRecord, dumps, hand_to_dict, loads, parse_hand
 from ..engine.scoring import HandResult, PlayerCount, score_hand
 from ..storage import links, store
+from .audit_forms import HandFileForm
 from .audit_links import audit_url, decode_record
 from .db import get_db
 from .downloads import make_pdf, pdf_response, pdf_turn, sheet_name
-from .forms import KEY_USED, Form, TextBox, VersionForm, entry_key
+from .forms import KEY_USED, Form, VersionForm, entry_key
 from .labels import read_error_text
 from .tokens import MATCH, load_by_token
 
@@ -41,13 +40,6 @@ class WhatIf:
     annul: bool
     counts: tuple[PlayerCount, ...] | None
     scores: dict[str, Fraction]
-
-
-class HandFileForm(Form):
-    """Upload a ``scarto-hand/1`` file or paste a record."""
-
-    file = FileField(_l("Hand file (scarto-hand/1 JSON)"))
-    text = TextBox(_l("…or paste the record"))
 
 
 def _result(record: HandRecord) -> HandResult:

@@ -19,45 +19,32 @@ from typing import Any
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import force_locale, format_date, ngettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import DateField, RadioField, SelectField, StringField
-from wtforms.validators import DataRequired, Optional
 
 from ..engine import club_files
 from ..engine import clubs as stats
-from ..engine.cardnames import LANGUAGE_NAMES
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER, MAX_TITLE
+from ..engine.limits import MAX_NAME, MAX_ROSTER, MAX_TITLE
 from ..engine.ratings import PROVISIONAL_MATCHES
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
-from ..engine.rulesets import PRESETS, Ruleset, dealt, find_ruleset
+from ..engine.rulesets import Ruleset, dealt, find_ruleset
 from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
 from ..storage import links as link_store
 from ..storage import store
+from .clubs_forms import AddForm, ClubForm, ImportClubForm, MergeForm, PickForm, PlayerForm, SeasonForm
 from .db import get_db
 from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
 from .downloads import file_name as _file_name
 from .forms import (
     Form,
-    Longest,
-    MatchEndFields,
-    RuleSwitchFields,
-    TextBox,
-    choices,
-    currency_text,
-    read_stake,
     said_at,
-    typed,
 )
 from .labels import (
     PRESET_NAMES,
     PROBLEM_LABELS,
-    SETTLE_LABELS,
     current_language,
     error_text,
     message_text,
@@ -159,98 +146,6 @@ def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
             continue
         out.append((token, club, can_edit))
     return out
-
-
-# --- forms -----------------------------------------------------------------------
-
-ROSTER_TEXT = MAX_ROSTER * (MAX_NAME + len(", ") + club_files.MAX_SHORT + len("\n"))
-"""Characters of a new club's roster box: as many players as a roster holds, each with the longest name
-and short name (8,000 stopped a pasted roster at about 150 players of 40 characters, cut mid-name)."""
-
-
-class ClubForm(Form, MatchEndFields, RuleSwitchFields):
-    """A club's name, its roster (new clubs) and its defaults for new matches."""
-
-    name = StringField(_l("Name of the club"), filters=[typed], validators=[DataRequired(), Longest(40)])
-    roster = TextBox(_l("Players, one per line (a short name after a comma: Anna Rossi, Anna)"),
-                     validators=[Optional(), Longest(ROSTER_TEXT)])
-    preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS),
-                         default="classic")
-    settle = RadioField(_l("Settlement"), choices=choices(SETTLE_LABELS.items()), default="per_point")
-    stake = StringField(_l("Stake per point (optional)"), validators=[Optional(), Longest(12)])
-    currency = StringField(_l("Currency"), validators=[Optional(), Longest(MAX_CURRENCY)], default="EUR")
-    pack = RadioField(_l("Your pack"), choices=choices([("italian", _l("Italian suits")),
-                                                       ("french", _l("French suits"))]), default="italian")
-    language = SelectField(_l("Language of the match sheet"), choices=choices(LANGUAGE_NAMES.items()), default="en")
-
-    def validate_stake(self, field: Any) -> None:
-        read_stake(field.data or "")
-
-    def defaults(self, keep: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The club's defaults as ``scarto-match/1`` keys: the preset with the switches chosen (a deal that
-        a club file set, which the form does not show, is kept while the preset stays)."""
-        preset = self.preset.data if self.preset.data in PRESETS else "classic"
-        kept = (keep or {}).get("ruleset")
-        switches = self.switches(preset)
-        if isinstance(kept, dict) and kept.get("preset") == preset and "deal" in kept:
-            switches["deal"] = kept["deal"]
-        out: dict[str, Any] = {"language": self.language.data or "en", "pack": self.pack.data or "italian",
-                               "ruleset": {"preset": preset, **switches} if switches else preset,
-                               "settle": self.settle.data or "per_point"}
-        if self.end_kind.data == "target":
-            out["end"] = {"target": self.end_target.data or 100}
-        else:
-            out["end"] = {"hands": self.end_hands.data or PRESETS[preset].players}
-        amount = read_stake(self.stake.data or "")
-        if amount is not None:
-            out["stake"] = {"per_point": str(amount), "currency": currency_text(self.currency.data or "")}
-        return club_files.check_defaults(out)
-
-    def fill(self, settings: dict[str, Any]) -> None:
-        ruleset = settings.get("ruleset", "classic")
-        self.preset.data = ruleset.get("preset", "classic") if isinstance(ruleset, dict) else ruleset
-        self.fill_switches(ruleset)
-        end = settings.get("end") or {}
-        self.end_kind.data = "target" if "target" in end else "hands"
-        self.end_hands.data = end.get("hands")
-        self.end_target.data = end.get("target", 100)
-        self.settle.data = settings.get("settle", "per_point")
-        stake = settings.get("stake")
-        self.stake.data = stake["per_point"] if stake else ""
-        self.currency.data = stake["currency"] if stake else "EUR"
-        self.pack.data = settings.get("pack", "italian")
-        self.language.data = settings.get("language", "en")
-
-
-class SeasonForm(Form):
-    name = StringField(_l("Name of the season"), filters=[typed], validators=[DataRequired(), Longest(40)])
-    start = DateField(_l("From"), validators=[DataRequired()])
-    end = DateField(_l("To (included)"), validators=[DataRequired()])
-
-
-class PlayerForm(Form):
-    name = StringField(_l("Name"), filters=[typed], validators=[DataRequired(), Longest(MAX_NAME)])
-    short = StringField(_l("Short name (optional)"), validators=[Optional(), Longest(club_files.MAX_SHORT)])
-
-
-class MergeForm(Form):
-    into = SelectField(_l("The same person as"), coerce=int, validate_choice=False)
-
-
-class PickForm(Form):
-    """Starting a match: roster players ticked, new names typed (read from the request)."""
-
-    new = TextBox(_l("New players, one per line"), validators=[Optional(), Longest(400)])
-
-
-class AddForm(Form):
-    link = StringField(_l("The match's edit link"), validators=[Optional(), Longest(400)])
-    file = FileField(_l("…or a match file (JSON)"))
-
-
-class ImportClubForm(Form):
-    file = FileField(_l("Club file (JSON)"))
-    text = TextBox(_l("…or paste it here"))
 
 
 # --- creating and opening clubs ----------------------------------------------------

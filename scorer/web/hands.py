@@ -40,7 +40,7 @@ from ..storage import nights as night_store
 from ..storage import store
 from .db import get_db
 from .forms import entry_key
-from .hand_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
+from .hands_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .jsonio import json_fields, posted_json
 from .kept import kept_page
 from .labels import (

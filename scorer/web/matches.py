@@ -17,11 +17,12 @@ from ..storage import links as link_store
 from ..storage import store
 from .db import get_db
 from .downloads import disposition, sheet_name
-from .forms import MatchForm, said_at
+from .forms import said_at
 from .kept import kept_answer, kept_frame, kept_part
 from .labels import current_language, preset_table, switch_rows
 from .lookalikes import warn_look_alikes
 from .match_views import PAGE_HANDS, match_page_view
+from .matches_forms import MatchForm
 from .recent import recent_clubs, recent_tokens, remember
 from .sharing import share_codes
 from .tokens import MATCH, load_by_token

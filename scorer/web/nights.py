@@ -25,25 +25,11 @@ import segno
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
-from wtforms import (
-    BooleanField,
-    DateField,
-    HiddenField,
-    IntegerField,
-    RadioField,
-    SelectField,
-    StringField,
-)
-from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
 
 from ..engine import club_files, night_files
-from ..engine.deals import MAX_SEED
 from ..engine.duplicate import duplicate_to_dict, merge, parse_duplicate, rank, ranking_to_dict
 from ..engine.errors import ScartoError
-from ..engine.limits import MAX_NAME
 from ..engine.nights import places as ranking_places
 from ..engine.records import loads
 from ..engine.rulesets import PRESETS
@@ -54,24 +40,16 @@ from ..storage import store
 from .db import get_db
 from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
 from .downloads import file_name as _file_name
-from .forms import Form, Longest, TextBox, choices, typed
 from .jsonio import NOT_FOUND, created, read_refusal, refuse
 from .labels import PRESET_NAMES, current_language, error_text, message_text, name_error_text
 from .lookalikes import warn_look_alikes
+from .nights_forms import NextForm, NightForm, SessionFileForm
 from .polling import poll_seconds
 from .roster import pick_players, ticked_players
 from .tokens import CLUB, NIGHT, load_by_token, request_by_token
 
 bp = Blueprint("nights", __name__)
 api_bp = Blueprint("nights_api", __name__)
-
-SEATING_LABELS = {"mixed": _l("Mixed: meet as many different opponents as possible"),
-                  "ranking": _l("By ranking: the leaders play together (Swiss)")}
-RANKING_LABELS = {"total": _l("By total of the hand scores"),
-                  "placings": _l("By placings: match points for the places at each table")}
-SCORING_LABELS = {"matchpoints": _l("Matchpoints: 2 for each player beaten with the same cards, 1 for a tie"),
-                  "difference": _l("Difference: the score less the average of the others with the same cards")}
-
 
 # --- loading -----------------------------------------------------------------------
 
@@ -92,40 +70,6 @@ def title_for(language: str) -> night_store.TitleFor:
 def nights_of(club_id: int) -> list[night_store.NightRow]:
     """The club's nights, newest first (for the club's page)."""
     return night_store.club_nights(get_db(), club_id)[:10]
-
-
-# --- forms -------------------------------------------------------------------------
-
-
-class NightForm(Form):
-    """A new night: roster players ticked (read from the request), new names, rounds, rules, methods."""
-
-    title = StringField(_l("Name of the night"), filters=[typed], validators=[DataRequired(), Longest(40)])
-    date = DateField(_l("Date"), validators=[DataRequired()])
-    new = TextBox(_l("New players, one per line"),
-                  validators=[Optional(), Longest(night_files.MAX_PLAYERS * (MAX_NAME + len("\n")))])
-    rounds = IntegerField(_l("Rounds"), validators=[InputRequired(), NumberRange(min=1, max=night_files.MAX_ROUNDS)],
-                          default=3)
-    hands = IntegerField(_l("Hands per round (empty: one deal each)"),
-                         validators=[Optional(), NumberRange(min=1, max=night_files.MAX_HANDS)])
-    preset = SelectField(_l("Rules"), choices=choices((name, PRESET_NAMES[name]) for name in PRESETS
-                                                      if PRESETS[name].players == 3), default="classic")
-    seating = RadioField(_l("Seats after the first round"), choices=choices(SEATING_LABELS.items()), default="mixed")
-    ranking = RadioField(_l("The night is ranked"), choices=choices(RANKING_LABELS.items()), default="total")
-    seed = IntegerField(_l("Seed of the draw (optional: the same seed draws the same seats)"),
-                        validators=[Optional(), NumberRange(min=0, max=10**12)])
-    duplicate = BooleanField(_l("Duplicate: every table plays the same boards, dealt by the app"))
-    deal_seed = StringField(_l("Seed of the boards (empty: the club's name and the date)"), filters=[typed],
-                            validators=[Optional(), Longest(MAX_SEED)])
-    boards = IntegerField(_l("Boards per round"), default=3,
-                          validators=[Optional(), NumberRange(min=1, max=night_files.MAX_HANDS)])
-    scoring = RadioField(_l("Duplicate scoring"), choices=choices(SCORING_LABELS.items()), default="matchpoints")
-
-
-class NextForm(Form):
-    force = BooleanField(_l("Start it anyway: some tables have not finished"))
-    reason = StringField(_l("Why (kept in the night's history)"), validators=[Optional(), Longest(200)])
-    round = HiddenField()  # the round the page offered to start
 
 
 # --- creating a night ----------------------------------------------------------------
@@ -451,14 +395,6 @@ def session_json(token: str) -> Response:
     name = _file_name(night.title) or "night"
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": disposition("attachment", f"{name}.json")})
-
-
-class SessionFileForm(Form):
-    """Another duplicate session's file: imported as a night of the club, or ranked with one of its nights."""
-
-    file = FileField(_l("Session file (scarto-duplicate/1 JSON)"))
-    text = TextBox(_l("…or paste it here"))
-    night = SelectField(_l("What to do with it"), choices=[])
 
 
 def _session_choices(club: club_store.ClubRow) -> list[tuple[str, str]]:

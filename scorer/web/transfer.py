@@ -9,8 +9,6 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf.file import FileField
 from werkzeug.datastructures import FileStorage
 
 from ..engine.club_files import CLUB_FORMAT
@@ -22,19 +20,12 @@ from ..engine.scoring import HandResult, score_hand
 from ..storage import store
 from .audit_links import audit_url
 from .db import get_db
-from .forms import Form, TextBox
 from .labels import SWITCH_LABELS, SWITCH_ORDER, problem_text, read_error_text, value_label
 from .recent import remember
 from .tokens import MATCH, load_by_token
+from .transfer_forms import ImportForm
 
 bp = Blueprint("transfer", __name__)
-
-
-class ImportForm(Form):
-    """A ``scarto-match/1`` or ``scarto-hand/1`` file, uploaded or pasted."""
-
-    file = FileField(_l("File (JSON)"))
-    text = TextBox(_l("…or paste it here"))
 
 
 def _read(form: ImportForm) -> Any:

@@ -21,7 +21,7 @@ from scorer.engine.numbers import fraction_json, fraction_text
 from scorer.engine.records import parse_match
 from scorer.engine.standings import standings
 from scorer.engine.tally import tally_rules, tally_state
-from scorer.web.hand_forms import parse_points_text
+from scorer.web.hands_forms import parse_points_text
 from tests.browser.handflows import new_match
 
 pytestmark = pytest.mark.browser

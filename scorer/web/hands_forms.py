@@ -1,4 +1,4 @@
-"""Forms for recording a hand: counted points, captured cards, counting cards, or the full record.
+"""Forms for recording a hand (hands.py): counted points, captured cards, counting cards, or the full record.
 
 Each form parses the request into an in-match hand value (RECORD.md); the core
 then reads and judges it. What the forms add is what a phone at the table needs:
