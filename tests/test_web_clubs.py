@@ -46,6 +46,18 @@ def start(client: FlaskClient, edit: str, ids: list[int]) -> str:
     return response.headers["Location"].split("/m/")[1].strip("/")
 
 
+def test_the_start_page_lists_the_clubs_this_phone_opened_leaving_out_a_token_that_opens_none(
+        client: FlaskClient) -> None:
+    first, _first_view = new_club(client)
+    _second, second_view = new_club(client)
+    client.set_cookie("clubs", f"{second_view}.{'0' * 24}.{first}", domain="scarto.test")
+    page = client.get("/").get_data(as_text=True)
+    listed = page[page.index("<h2>Clubs on this phone</h2>"):]
+    listed = listed[:listed.index("</ul>")]
+    assert re.findall(r'href="/c/([^/"]+)/"', listed) == [second_view, first]
+    assert listed.count("view only") == 1 and listed.index("view only") < listed.index(first)
+
+
 def test_a_club_is_made_with_its_defaults_and_roster(app: Flask, client: FlaskClient) -> None:
     edit, view = new_club(client)
     with app.app_context():

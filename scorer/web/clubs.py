@@ -63,7 +63,7 @@ from .ratings import (
 from .recent import recent_clubs, remember, remember_club
 from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
 from .sharing import share_codes
-from .tokens import CLUB, load_by_token
+from .tokens import CLUB, load_by_token, open_each
 
 bp = Blueprint("clubs", __name__)
 
@@ -138,14 +138,7 @@ def round_points(value: Fraction) -> str:
 
 def _recent_club_rows() -> list[tuple[str, club_store.ClubRow, bool]]:
     """The clubs this phone has opened (for the start page)."""
-    out = []
-    for token in recent_clubs():
-        try:
-            club, can_edit = club_store.find_club(get_db(), token)
-        except store.NotFound:
-            continue
-        out.append((token, club, can_edit))
-    return out
+    return open_each(CLUB, recent_clubs())
 
 
 # --- creating and opening clubs ----------------------------------------------------

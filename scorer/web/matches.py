@@ -25,7 +25,7 @@ from .match_views import PAGE_HANDS, match_page_view
 from .matches_forms import MatchForm
 from .recent import recent_clubs, recent_tokens, remember
 from .sharing import share_codes
-from .tokens import MATCH, load_by_token
+from .tokens import MATCH, load_by_token, open_each
 
 bp = Blueprint("matches", __name__)
 
@@ -34,16 +34,7 @@ bp = Blueprint("matches", __name__)
 @bp.get("/")
 def home() -> str:
     """The start page: start a match, or open one of the matches this phone has seen."""
-    recent = recent_tokens()
-    db = get_db()
-    matches = []
-    for token in recent:
-        try:
-            row, can_edit = store.find_match(db, token)
-        except store.NotFound:
-            continue
-        matches.append((token, row, can_edit))
-    return render_template("home.html", matches=matches)
+    return render_template("home.html", matches=open_each(MATCH, recent_tokens()))
 
 
 @bp.route("/new", methods=["GET", "POST"])

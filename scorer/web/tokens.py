@@ -8,7 +8,7 @@ opens by a :class:`TokenKind`, so that the 404 and 403 answers cannot drift apar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -83,3 +83,16 @@ def request_by_token(kind: TokenKind[Row], token: str) -> tuple[Any, Any, Any]:
         return None, None, refuse(403, "forbidden", kind.view_only)
     value, refusal = json_request()
     return (None, None, refusal) if refusal is not None else (row, value, None)
+
+
+def open_each(kind: TokenKind[Row], tokens: Iterable[str]) -> list[tuple[str, Row, bool]]:
+    """(token, what it opens, whether it may change it) for each token that still opens something, in
+    their order: the start page's recent matches and clubs, where one deleted since is simply left out."""
+    out = []
+    for token in tokens:
+        try:
+            row, can_edit = kind.find(get_db(), token)
+        except store.NotFound:
+            continue
+        out.append((token, row, can_edit))
+    return out
