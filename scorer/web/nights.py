@@ -51,7 +51,8 @@ from .tokens import CLUB, NIGHT, load_by_token, request_by_token
 bp = Blueprint("nights", __name__)
 api_bp = Blueprint("nights_api", __name__)
 
-# --- loading -----------------------------------------------------------------------
+
+# --- table titles, the club's nights ------------------------------------------------
 
 
 def _club_language(club: club_store.ClubRow) -> str:
