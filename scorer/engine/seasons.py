@@ -26,6 +26,7 @@ from typing import Any, Literal
 from .clubs import Key, MatchSummary, PlayerStats, Seats, club_table, in_range, ordered, rank
 from .errors import ReadError
 from .limits import MAX_BEST_RESULTS
+from .numbers import fraction_json
 
 Counts = Literal["all", "matches", "nights"]
 COUNTS: tuple[Counts, ...] = ("all", "matches", "nights")
@@ -162,3 +163,17 @@ def places(lines: Sequence[SeasonLine], by: str = "score") -> list[int]:
         same = by == "score" and i > 0 and line.score == lines[i - 1].score
         out.append(out[-1] if same else i + 1)
     return out
+
+
+def season_document(players: dict[str, Any], lines: Sequence[SeasonLine], name: str, start: str, end: str,
+                    rule: SeasonRule) -> dict[str, Any]:
+    """``scarto-players/1`` of a season (its rows in the season's order): the season named, with its
+    ``ranking`` when it is "best N", and then each player's ``score`` and the results ``counted`` of
+    their ``results``."""
+    out = dict(players)
+    season: dict[str, Any] = {"name": name, "from": start, "to": end}
+    if rule.best is not None:
+        season["ranking"] = rule.to_value()
+        out["players"] = [{**entry, "score": fraction_json(line.score), "counted": line.counted,
+                           "results": len(line.results)} for entry, line in zip(players["players"], lines, strict=True)]
+    return {"format": out.pop("format"), "season": season, **out}
