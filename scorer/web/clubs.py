@@ -756,12 +756,18 @@ class TableView:
                 _("Ranked by each player's total over every match.")
         if rule.counts == "nights":
             nights = len({result.day for line in self.lines for result in line.results})
-            return ngettext("Ranked by each player's best night of the %(of)s played in the season: their total "
-                            "that night.",
+            if rule.best == 1:
+                return _("Ranked by each player's best night of the %(of)s played in the season: their total that "
+                         "night.", of=nights)
+            return ngettext("Ranked by each player's best %(num)s night of the %(of)s played in the season: the sum "
+                            "of their totals on those nights; a player with fewer nights counts them all.",
                             "Ranked by each player's best %(num)s nights of the %(of)s played in the season: the "
                             "sum of their totals on those nights; a player with fewer nights counts them all.",
                             rule.best, of=nights)
-        return ngettext("Ranked by each player's best match of the season: their total in it.",
+        if rule.best == 1:
+            return _("Ranked by each player's best match of the season: their total in it.")
+        return ngettext("Ranked by each player's best %(num)s match of the season: the sum of their totals in "
+                        "them; a player with fewer matches counts them all.",
                         "Ranked by each player's best %(num)s matches of the season: the sum of their totals in "
                         "them; a player with fewer matches counts them all.", rule.best)
 
