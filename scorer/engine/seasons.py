@@ -18,6 +18,7 @@ players equal on the score share a place.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -80,7 +81,7 @@ def rule_from_columns(counts: str | None, best: int | None) -> SeasonRule:
 def best_of(results: Sequence[Fraction], n: int) -> tuple[Fraction, tuple[bool, ...]]:
     """The sum of the ``n`` highest results and, for each result, whether it counted. All of them when
     there are ``n`` or fewer; of equal results at the edge, the earlier counts."""
-    chosen = sorted(range(len(results)), key=lambda i: (-results[i], i))[:max(n, 0)]
+    chosen = heapq.nlargest(max(n, 0), range(len(results)), key=results.__getitem__)  # stable: earlier first
     counted = set(chosen)
     return sum((results[i] for i in chosen), Fraction(0)), tuple(i in counted for i in range(len(results)))
 
