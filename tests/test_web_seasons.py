@@ -138,6 +138,8 @@ def test_a_season_is_made_with_its_rule_and_its_rule_changed_on_its_table(app: F
         club, _ = club_store.find_club(get_db(), edit)
         assert club_store.get_season(get_db(), club.id, int(season)).rule == SeasonRule("nights", 1)
     table = f"/c/{edit}/table?season={season}"
+    listed = html.unescape(client.get(f"/c/{view}/?lang=it").get_data(as_text=True))
+    assert "31 ott 2026 · serata migliore</span>" in listed and "31 dic 2026</span>" in listed  # Coppa: the total
     one = html.unescape(client.get(f"{table}&lang=en").get_data(as_text=True))
     assert "Ranked by each player's best night of the 3 played in the season: their total that night." in one
     assert submit(client, f"/c/{view}/seasons/{season}/rule", {"counts": "all"}, page_url=table).status_code == 403
