@@ -11,6 +11,7 @@ from scorer.engine import club_files
 from scorer.engine.errors import ReadError
 from scorer.engine.limits import CLUB_PART_BYTES, MAX_CLUB_FILE_HANDS, MAX_CLUB_MATCHES, MAX_SEASONS
 from scorer.engine.records import dumps
+from scorer.engine.seasons import ALL, SeasonRule
 from tests.seed import match_file
 from tests.test_club_store import points_match
 
@@ -22,6 +23,8 @@ from tests.test_club_store import points_match
     ({"name": "x", "defaults": {"players": []}}, "defaults.players"),
     ({"name": "x", "defaults": {"settle": "winner_takes_all"}}, "settle"),
     ({"name": "x", "seasons": [{"name": "s", "from": "2026-13-01", "to": "2026-12-01"}]}, "seasons[0].from"),
+    ({"name": "x", "seasons": [{"name": "s", "from": "2026-01-01", "to": "2026-12-01", "ranking": {"best": 0}}]},
+     "seasons[0].ranking"),
     ({"name": "x", "matches": [{"format": "scarto-match/1", "players": ["A"]}]}, "matches[0].players"),
     ({"name": "x", "matches": [{**match_file(3), "roster": {"Anna": "Bruno"}}]}, "matches[0].roster"),
 ])
@@ -56,8 +59,18 @@ def test_a_club_files_hands_are_bounded_together(monkeypatch: pytest.MonkeyPatch
     assert too_many.value.key == "limit.club_hands" and too_many.value.params == {"count": 6, "limit": 5}
 
 
+def test_a_seasons_ranking_is_read_and_written_and_absent_is_the_total() -> None:
+    """A season ranked by the best N matches or nights keeps its rule through a file; a file of before
+    (no ``ranking``) ranks by the total, and a season by the total writes no ``ranking``: the same file."""
+    old = {"name": "Inverno", "from": "2026-12-01", "to": "2027-02-28"}
+    best = {"name": "Primavera", "from": "2027-03-01", "to": "2027-05-31", "ranking": {"best": 8, "of": "nights"}}
+    club = club_files.parse_club({"name": "Bar", "seasons": [old, best]})
+    assert [season[3] for season in club.seasons] == [ALL, SeasonRule("nights", 8)]
+    assert club.value(None, first=True)["seasons"] == [old, best]
+
+
 def _head(players: list[tuple[str, str | None]]) -> club_files.ClubHead:
-    return club_files.ClubHead("Circolo", {"language": "it"}, players, [("Inverno", "2026-12-01", "2027-02-28")],
+    return club_files.ClubHead("Circolo", {"language": "it"}, players, [("Inverno", "2026-12-01", "2027-02-28", ALL)],
                                [{"at": "2026-12-01T20:00:00Z", "event": "rename", "from": "Bea", "to": "Bruno"}])
 
 
@@ -79,7 +92,7 @@ def test_a_club_is_written_in_parts_and_read_back_without_a_database(monkeypatch
         assert len(dumps(value).encode()) <= part.size <= 3000
         read.append(club_files.parse_club(json.loads(dumps(value))))
     assert [(name, short) for name, short in read[0].players] == [("Anna", "An"), ("Bruno", None), ("Carla", None)]
-    assert read[0].seasons == [("Inverno", "2026-12-01", "2027-02-28")] and read[0].history[0]["from"] == "Bea"
+    assert read[0].seasons == [("Inverno", "2026-12-01", "2027-02-28", ALL)] and read[0].history[0]["from"] == "Bea"
     assert all(later.players == [] and later.history == [] for later in read[1:])
     assert [seated for club in read for _match, seated in club.matches] == [["Anna", "Bruno", "Carla"]] * 12
     assert [p.part.first_match for p in read if p.part] == [p.first + 1 for p in parts]

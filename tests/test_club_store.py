@@ -20,6 +20,7 @@ from scorer.engine.errors import ReadError
 from scorer.engine.limits import MAX_ROSTER
 from scorer.engine.records import dumps, parse_hand, parse_match
 from scorer.engine.scoring import score_hand
+from scorer.engine.seasons import SeasonRule
 from scorer.storage import clubs, store
 from scorer.storage import db as database
 from tests.seed import dealt_by, match_file
@@ -135,11 +136,13 @@ def test_scarto_club_round_trip_is_byte_identical(db: sqlite_utils.Database) -> 
     clubs.add_record(db, club.id, parse_match(points_match(["Anna", "B.", "Carla"], [(1, [20, 34, 24])],
                                                            date="2026-12-02")), ["Anna", "Bea", "Carla"])
     clubs.add_season(db, club.id, "Inverno", "2026-12-01", "2027-02-28")
+    clubs.add_season(db, club.id, "Coppa", "2026-12-01", "2027-05-31", SeasonRule("matches", 3))
     ids = {p.name: p.id for p in clubs.roster(db, club.id)}
     clubs.merge_players(db, club.id, ids["Bea"], ids["Bruno"])
     clubs.rename_player(db, club.id, ids["Carla"], "Carla Rossi", "Ca")
     first = dumps(clubs.export_club(db, club))
     assert json.loads(first)["matches"][1]["roster"] == {"B.": "Bruno", "Carla": "Carla Rossi"}
+    assert [s.get("ranking") for s in json.loads(first)["seasons"]] == [None, {"best": 3, "of": "matches"}]
     again = clubs.import_club(db, club_files.parse_club(json.loads(first)))
     second = dumps(clubs.export_club(db, again))
     assert second == first

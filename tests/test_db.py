@@ -388,3 +388,27 @@ def test_texts_and_names_stored_before_the_reader_refused_them_still_open(tmp_pa
     other, _ = store.find_match(db, "e1")
     assert other.players == ["Anna", "Bea", "Carla"] and other.settings["place"] == "Bar Sport"
     db.conn.close()
+
+
+def test_a_season_stored_before_seasons_had_a_rule_ranks_by_the_total(tmp_path: Path) -> None:
+    """Migration 16: the seasons of a database of before keep ranking by the total; a rule is then kept."""
+    from scorer.engine.seasons import ALL, SeasonRule
+    from scorer.storage import clubs
+    from scorer.storage.db import MIGRATIONS, _m016_season_ranking, connect, migrate
+
+    old = connect(tmp_path / "old.sqlite")
+    old.execute("CREATE TABLE _migrations (number INTEGER PRIMARY KEY, applied_at TEXT)")
+    for number, migration in enumerate(MIGRATIONS[:MIGRATIONS.index(_m016_season_ranking)], start=1):
+        with old.atomic():
+            migration(old)
+            old.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", [number])
+    old.execute("INSERT INTO clubs (name, edit_token, view_token, edit_key, view_key, settings, created_at, "
+                "updated_at) VALUES ('C', 'e', 'v', 'ek', 'vk', '{}', 'x', 'x')")
+    old.execute("INSERT INTO club_seasons (club_id, name, start, \"end\") VALUES (1, 'Inverno', '2026-12-01', "
+                "'2027-02-28')")
+    migrate(old)
+    (season,) = clubs.seasons(old, 1)
+    assert (season.name, season.rule) == ("Inverno", ALL)
+    assert clubs.set_season_rule(old, 1, season.id, SeasonRule("nights", 5)).rule == SeasonRule("nights", 5)
+    assert clubs.get_season(old, 1, season.id).rule == SeasonRule("nights", 5)
+    old.conn.close()

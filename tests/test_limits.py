@@ -275,7 +275,7 @@ def test_the_limits_are_documented() -> None:
                  "MAX_HANDS_KEPT", "MAX_TRICKS", "MAX_TRICKS_TEXT", "MAX_CARDS", "MAX_UPLOAD_BYTES", "MAX_CHECK_BYTES",
                  "MAX_AUDIT_LINK", "MAX_AUDIT_LINK_READ", "MAX_AUDITS_KEPT", "MAX_ROSTER", "MAX_SEASONS",
                  "MAX_CLUB_MATCHES", "MAX_CLUB_FILE_HANDS", "CLUB_PART_HANDS", "MAX_END_HANDS", "MAX_END_TARGET",
-                 "MAX_REVIEW_POSITIONS"):
+                 "MAX_REVIEW_POSITIONS", "MAX_BEST_RESULTS"):
         assert f"`{name}`" in text, name
         assert f"{getattr(limits, name):,}" in text, name
 

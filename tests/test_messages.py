@@ -52,7 +52,7 @@ def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
     """No sentence written out in place: the reading modules raise only ``ReadError.of`` (or a subclass's)."""
     used = set()
     for name in ("records.py", "cards.py", "rulesets.py", "numbers.py", "deals.py", "duplicate.py", "ratings.py",
-                 "analysis.py", "club_files.py", "night_files.py"):
+                 "analysis.py", "club_files.py", "night_files.py", "seasons.py"):
         source = (SCORER / name).read_text()
         assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
         used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))

@@ -43,6 +43,7 @@ from .records import (
 )
 from .rulesets import find_ruleset
 from .scoring import HandResult, score_hand
+from .seasons import SeasonRule, read_rule
 
 CLUB_FORMAT = "scarto-club/1"
 DEFAULT_KEYS = ("language", "pack", "ruleset", "end", "settle", "stake")
@@ -54,8 +55,8 @@ PART_ONLY = ("format", "name", "part", "matches")
 
 Player = tuple[str, str | None]
 """A roster entry: the name and the short name (None when there is none)."""
-SeasonSpan = tuple[str, str, str]
-"""A season: its name, its first and its last day (ISO dates, both included)."""
+SeasonSpan = tuple[str, str, str, SeasonRule]
+"""A season: its name, its first and its last day (ISO dates, both included), how its table ranks."""
 
 
 # --- what every format of a club reads alike ------------------------------------------
@@ -173,7 +174,7 @@ class ClubHead:
             out["defaults"] = self.defaults
         out["players"] = [{"name": name, **({"short": short} if short else {})} for name, short in self.players]
         if self.seasons:
-            out["seasons"] = [{"name": name, "from": start, "to": end} for name, start, end in self.seasons]
+            out["seasons"] = [_season_value(*season) for season in self.seasons]
         out["matches"] = []
         if self.history:
             out["history"] = list(self.history)
@@ -268,7 +269,15 @@ def _season(entry: object, where: str) -> SeasonSpan:
     start, end = read_date(entry.get("from"), f"{where}.from"), read_date(entry.get("to"), f"{where}.to")
     if end < start:
         raise ReadError.of("club.season_backwards", where)
-    return clean_name(entry.get("name"), f"{where}.name", player=False), start, end
+    return (clean_name(entry.get("name"), f"{where}.name", player=False), start, end,
+            read_rule(entry.get("ranking"), f"{where}.ranking"))
+
+
+def _season_value(name: str, start: str, end: str, rule: SeasonRule) -> dict[str, Any]:
+    """A season as the file writes it: ``ranking`` only when it is not by the total (so a club whose
+    seasons rank by the total writes the file it wrote before seasons had a rule)."""
+    ranking = rule.to_value()
+    return {"name": name, "from": start, "to": end, **({"ranking": ranking} if ranking else {})}
 
 
 def _matches(raw: object, folded: set[str]) -> list[tuple[MatchRecord, list[str]]]:

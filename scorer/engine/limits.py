@@ -59,6 +59,9 @@ years. Checked wherever a player joins (the forms, a club file, a match or a nig
 so whatever a club exports it imports back."""
 MAX_SEASONS = 200
 """Seasons of one club: four a year for fifty years."""
+MAX_BEST_RESULTS = 400
+"""The N of a season ranked by each player's best N matches or nights: more matches than a player sits
+in a year of a match every day (championships count 5 to 40)."""
 MAX_CLUB_MATCHES = 10000
 """Matches of one club: a night of twelve tables and three rounds (a match a table a round) every week
 for five years. Storing one from a club file takes about 1.6 ms for six hands, so the largest club file

@@ -215,6 +215,9 @@ READ_TEMPLATES: dict[str, str] = {
     "club.defaults": N_("A club keeps only these defaults: language, pack, ruleset, end, settle, stake."),
     "club.seasons": N_("Write the seasons as a list."),
     "club.season_backwards": N_("The season ends before it begins."),
+    "season.ranking": N_("Write the season's ranking as {\"best\": N, \"of\": \"matches\"} or {\"best\": N, "
+                         "\"of\": \"nights\"}, N a whole number from 1 to %(most)s (leave it out to rank by the "
+                         "total)."),
     "club.roster_map": N_("A match's roster maps names of its players to roster names."),
     "club.same_player": N_("Two seats of the match are the same roster player."),
     "club.history": N_("Write the history as a list of objects, each with \"at\" and \"event\"."),

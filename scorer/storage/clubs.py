@@ -49,6 +49,7 @@ from ..engine.errors import ReadError
 from ..engine.limits import MAX_CLUB_MATCHES, MAX_ROSTER, MAX_SEASONS
 from ..engine.records import MatchRecord
 from ..engine.scoring import HandResult, score_hand
+from ..engine.seasons import ALL, SeasonRule, rule_from_columns
 from ..engine.standings import standings
 from . import store
 from .db import token_key
@@ -98,6 +99,8 @@ class Season:
     name: str
     start: str
     end: str
+    rule: SeasonRule = ALL
+    """How its table ranks: by the total, or by each player's best N matches or nights."""
 
 
 @dataclass(frozen=True)
@@ -449,24 +452,32 @@ def recent_tables(db: sqlite_utils.Database, club_id: int, limit: int = 3) -> li
 # --- seasons ---------------------------------------------------------------------
 
 
+SEASON_COLUMNS = 'id, name, start, "end", counts, best'
+
+
+def _season_row(r: dict[str, Any]) -> Season:
+    return Season(r["id"], r["name"], r["start"], r["end"], rule_from_columns(r["counts"], r["best"]))
+
+
 def seasons(db: sqlite_utils.Database, club_id: int) -> list[Season]:
-    rows = db.query('SELECT id, name, start, "end" FROM club_seasons WHERE club_id = ? ORDER BY start, id',
-                    [club_id])
-    return [Season(r["id"], r["name"], r["start"], r["end"]) for r in rows]
+    rows = db.query(f"SELECT {SEASON_COLUMNS} FROM club_seasons WHERE club_id = ? ORDER BY start, id", [club_id])
+    return [_season_row(r) for r in rows]
 
 
 def get_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> Season:
     if not 0 < season_id < 2**63:
         raise store.NotFound("no such season")
-    rows = list(db.query('SELECT id, name, start, "end" FROM club_seasons WHERE club_id = ? AND id = ?',
+    rows = list(db.query(f"SELECT {SEASON_COLUMNS} FROM club_seasons WHERE club_id = ? AND id = ?",
                          [club_id, season_id]))  # one row, not every season read to find it
     if not rows:
         raise store.NotFound("no such season")
-    return Season(rows[0]["id"], rows[0]["name"], rows[0]["start"], rows[0]["end"])
+    return _season_row(rows[0])
 
 
-def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, end: str) -> Season:
-    """A named date range (ISO dates, both ends included); at most :data:`MAX_SEASONS` a club."""
+def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, end: str,
+               rule: SeasonRule = ALL) -> Season:
+    """A named date range (ISO dates, both ends included) and its ranking rule; at most :data:`MAX_SEASONS`
+    a club."""
     with store.writing(db):
         count = db.execute("SELECT COUNT(*) FROM club_seasons WHERE club_id = ?", [club_id]).fetchone()[0]
         if count >= MAX_SEASONS:
@@ -474,10 +485,19 @@ def add_season(db: sqlite_utils.Database, club_id: int, name: str, start: str, e
         name = clean_name(name, player=False)
         if any(name_key(s.name) == name_key(name) for s in seasons(db, club_id)):  # two "Inverno"s: which is it?
             raise NameTaken(name)
-        pk = db.execute('INSERT INTO club_seasons (club_id, name, start, "end") VALUES (?, ?, ?, ?)',
-                        [club_id, name, start, end]).lastrowid
+        pk = db.execute('INSERT INTO club_seasons (club_id, name, start, "end", counts, best) '
+                        "VALUES (?, ?, ?, ?, ?, ?)", [club_id, name, start, end, rule.counts, rule.best]).lastrowid
     assert pk is not None
     return get_season(db, club_id, int(pk))
+
+
+def set_season_rule(db: sqlite_utils.Database, club_id: int, season_id: int, rule: SeasonRule) -> Season:
+    """A season ranked by another rule (a club may choose it once the season has begun)."""
+    with store.writing(db):
+        get_season(db, club_id, season_id)
+        db.execute("UPDATE club_seasons SET counts = ?, best = ? WHERE id = ? AND club_id = ?",
+                   [rule.counts, rule.best, season_id, club_id])
+    return get_season(db, club_id, season_id)
 
 
 def delete_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> None:
@@ -668,7 +688,7 @@ class _ClubFileWriter:
         """What the file holds besides its matches: the roster as it stands, the seasons, the history."""
         return ClubHead(self.club.name, self.club.settings,
                         [(p.name, p.short) for p in self.players if p.merged_into is None],
-                        [(s.name, s.start, s.end) for s in seasons(self.db, self.club.id)],
+                        [(s.name, s.start, s.end, s.rule) for s in seasons(self.db, self.club.id)],
                         [{"at": e.created_at, "event": e.kind, **e.details} for e in events(self.db, self.club.id)])
 
     def parts(self) -> list[FilePart]:

@@ -522,11 +522,19 @@ def _m015_texts_and_names_that_can_be_seen(db: sqlite_utils.Database) -> None:
                            [row_id])
 
 
+def _m016_season_ranking(db: sqlite_utils.Database) -> None:
+    """A season's ranking rule (engine/seasons.py): what it counts ("all", "matches" or "nights") and its
+    N. A season stored before ranks by the total, as it did."""
+    db.execute("ALTER TABLE club_seasons ADD COLUMN counts TEXT NOT NULL DEFAULT 'all'")
+    db.execute("ALTER TABLE club_seasons ADD COLUMN best INTEGER")
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes,
                                _m011_summary_file_sizes, _m012_ends_within_their_limits, _m013_entry_digests,
-                               _m014_club_and_night_link_changes, _m015_texts_and_names_that_can_be_seen]
+                               _m014_club_and_night_link_changes, _m015_texts_and_names_that_can_be_seen,
+                               _m016_season_ranking]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""

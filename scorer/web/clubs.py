@@ -24,17 +24,28 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..engine import club_files
 from ..engine import clubs as stats
+from ..engine import seasons as season_rules
 from ..engine.errors import ScartoError
 from ..engine.limits import MAX_NAME, MAX_ROSTER, MAX_TITLE
 from ..engine.ratings import PROVISIONAL_MATCHES
 from ..engine.records import MATCH_FORMAT, dumps, loads, parse_match
 from ..engine.rulesets import Ruleset, dealt, find_ruleset
+from ..engine.seasons import ALL, SeasonRule
 from ..engine.settlement import Transfer, settle
 from ..sheets.charts import cumulative_chart
 from ..storage import clubs as club_store
 from ..storage import links as link_store
 from ..storage import store
-from .clubs_forms import AddForm, ClubForm, ImportClubForm, MergeForm, PickForm, PlayerForm, SeasonForm
+from .clubs_forms import (
+    AddForm,
+    ClubForm,
+    ImportClubForm,
+    MergeForm,
+    PickForm,
+    PlayerForm,
+    SeasonForm,
+    SeasonRuleForm,
+)
 from .db import get_db
 from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
 from .downloads import file_name as _file_name
@@ -548,8 +559,9 @@ def merge_player(token: str, player_id: int) -> Any:
 # --- the table and seasons -------------------------------------------------------
 
 
-def _season(view: ClubView) -> tuple[club_store.Season | None, str | None, str | None]:
-    raw = request.args.get("season", "")
+def _season(view: ClubView, raw: str | None = None) -> tuple[club_store.Season | None, str | None, str | None]:
+    """The season asked for (``?season=``, or ``raw``), its first and last day; none for all time."""
+    raw = request.args.get("season", "") if raw is None else raw
     if not raw:
         return None, None, None
     if not raw.isdecimal() or len(raw) > 18:
@@ -565,7 +577,7 @@ def _season(view: ClubView) -> tuple[club_store.Season | None, str | None, str |
 class TableView:
     view: ClubView
     season: club_store.Season | None
-    rows: list[stats.PlayerStats]
+    lines: list[season_rules.SeasonLine]
     by: str
     settlement: list[Transfer]
     stake: dict[str, Any] | None
@@ -574,8 +586,51 @@ class TableView:
     def title(self) -> str:
         return self.season.name if self.season else _("All time")
 
+    @property
+    def rows(self) -> list[stats.PlayerStats]:
+        return [line.stats for line in self.lines]
+
+    @property
+    def rule(self) -> SeasonRule:
+        return self.season.rule if self.season else ALL
+
     def places(self) -> list[int]:
-        return table_places(self.rows, self.by)
+        return season_rules.places(self.lines, self.by)
+
+    def rule_text(self) -> str:
+        """Which rule the table ranks by, in words (the page and the sheet say it above the table)."""
+        rule = self.rule
+        if rule.best is None:
+            return _("Ranked by each player's total over the season's matches.") if self.season else \
+                _("Ranked by each player's total over every match.")
+        if rule.counts == "nights":
+            nights = len({result.day for line in self.lines for result in line.results})
+            if rule.best == 1:
+                return _("Ranked by each player's best night of the %(of)s played in the season: their total that "
+                         "night.", of=nights)
+            return ngettext("Ranked by each player's best %(num)s night of the %(of)s played in the season: the sum "
+                            "of their totals on those nights; a player with fewer nights counts them all.",
+                            "Ranked by each player's best %(num)s nights of the %(of)s played in the season: the "
+                            "sum of their totals on those nights; a player with fewer nights counts them all.",
+                            rule.best, of=nights)
+        if rule.best == 1:
+            return _("Ranked by each player's best match of the season: their total in it.")
+        return ngettext("Ranked by each player's best %(num)s match of the season: the sum of their totals in "
+                        "them; a player with fewer matches counts them all.",
+                        "Ranked by each player's best %(num)s matches of the season: the sum of their totals in "
+                        "them; a player with fewer matches counts them all.", rule.best)
+
+    def score_heading(self) -> str:
+        """The heading of the score's column under "best N"."""
+        return _("Best %(num)s", num=self.rule.best)
+
+    def counted_text(self, line: season_rules.SeasonLine) -> str:
+        """How many of the player's results counted: "3 of 5 nights"."""
+        if self.rule.counts == "nights":
+            return ngettext("%(counted)s of %(num)s night", "%(counted)s of %(num)s nights", len(line.results),
+                            counted=line.counted)
+        return ngettext("%(counted)s of %(num)s match", "%(counted)s of %(num)s matches", len(line.results),
+                        counted=line.counted)
 
 
 def table_places(rows: list[stats.PlayerStats], by: str = "total") -> list[int]:
@@ -588,25 +643,48 @@ def table_places(rows: list[stats.PlayerStats], by: str = "total") -> list[int]:
     return out
 
 
-def table_view(token: str) -> TableView:
+def table_view(token: str, season_id: int | None = None) -> TableView:
     view = club_view(token)
-    season, start, end = _season(view)
-    by = "per_hand" if request.args.get("sort") == "per_hand" else "total"
-    rows = view.table(start, end, by)
+    season, start, end = _season(view, None if season_id is None else str(season_id))
+    by = "per_hand" if request.args.get("sort") == "per_hand" else "score"
+    lines = season_rules.season_table(view.summaries, view.seats, season.rule if season else ALL, start, end)
+    lines = season_rules.rank_lines(lines, by) if by == "per_hand" else lines
     stake = view.club.stake
     transfers: list[Transfer] = []
-    if stake is not None and rows:
-        totals = [(view.name(r.key), r.total) for r in stats.rank(rows)]
+    if stake is not None and lines:  # money follows the points played, whatever the ranking
+        totals = [(view.name(r.key), r.total) for r in stats.rank(line.stats for line in lines)]
         transfers = settle(totals, view.club.settings.get("settle", "per_point"), Decimal(stake["per_point"]))
-    return TableView(view, season, rows, by, transfers, stake)
+    return TableView(view, season, lines, by, transfers, stake)
 
 
 @bp.get("/c/<token>/table")
 def table(token: str) -> str:
     """The club's table for a season (or all time), by total or by average per hand."""
-    tv = table_view(token)
-    return render_template("club_table.html", tv=tv, view=tv.view, form=Form(),
+    return _table_page(token, None)
+
+
+def _table_page(token: str, rule_form: SeasonRuleForm | None, season_id: int | None = None) -> str:
+    tv = table_view(token, season_id)
+    if rule_form is None:
+        rule_form = SeasonRuleForm(formdata=None)
+        rule_form.fill_rule(tv.rule)
+    return render_template("club_table.html", tv=tv, view=tv.view, form=Form(), rule_form=rule_form,
                            seasons=club_store.seasons(get_db(), tv.view.club.id))
+
+
+@bp.post("/c/<token>/seasons/<int:season_id>/rule")
+def season_rule(token: str, season_id: int) -> Any:
+    """A season ranked by another rule, from its table's form; refused, the table again saying why."""
+    club, _can_edit = load_by_token(CLUB, token, edit=True)
+    form = SeasonRuleForm()
+    if form.validate_on_submit():
+        try:
+            club_store.set_season_rule(get_db(), club.id, season_id, form.season_rule())
+        except store.NotFound:
+            abort(404)
+        flash(_("The season's ranking is changed."))
+        return redirect(url_for("clubs.table", token=token, season=season_id))
+    return _table_page(token, form, season_id), 400
 
 
 @bp.get("/c/<token>/table.csv")
@@ -616,13 +694,18 @@ def table_csv(token: str) -> Response:
     tv = table_view(token)
     with force_locale(tv.view.club.settings.get("language") or current_language()):
         sheet = Spreadsheet()
+        best = [tv.score_heading(), _("%(column)s (exact fraction)", column=tv.score_heading()),
+                _("Counted")] if tv.rule.best else []
         sheet.head([_("Rank"), _("Player"), _("Matches"), _("Hands"), _("Total"),
                    _("%(column)s (exact fraction)", column=_("Total")), _("Per hand"), _("Wins"), _("Last places"),
-                   _("Deals"), _("Rule breaches")])
-        for place, row in zip(tv.places(), tv.rows, strict=True):
+                   _("Deals"), _("Rule breaches"), *best])
+        for place, line in zip(tv.places(), tv.lines, strict=True):
+            row = line.stats
+            counted = [sheet.decimal(line.score), sheet.exact(line.score),
+                       text_cell(tv.counted_text(line))] if tv.rule.best else []
             sheet.row([place, text_cell(tv.view.name(row.key)), row.matches, row.hands, sheet.decimal(row.total),
                        sheet.exact(row.total), sheet.decimal(row.per_hand), row.wins, row.last, row.deals,
-                       row.breach_count])
+                       row.breach_count, *counted])
         season = tv.season.name if tv.season else _("All time")
     return sheet.response(_file_name(f"{tv.view.club.name} {season}"))
 
@@ -656,7 +739,8 @@ def add_season(token: str) -> Any:
         else:
             try:
                 season = club_store.add_season(get_db(), club.id, form.name.data or "",
-                                               form.start.data.isoformat(), form.end.data.isoformat())
+                                               form.start.data.isoformat(), form.end.data.isoformat(),
+                                               form.season_rule())
             except club_store.NameTaken as exc:
                 form.name.errors = [*form.name.errors, _("The club has a season called %(name)s already.",
                                                           name=str(exc))]
@@ -765,6 +849,23 @@ def players_json(token: str) -> Any:
             return {"error": "bad_request", "message": f"{key}: write the date as YYYY-MM-DD.",
                     "problems": [{"where": key, "message": "write the date as YYYY-MM-DD"}]}, 400
     db = get_db()
-    rows = stats.club_table(club_store.summaries(db, club.id), club_store.seats(db, club.id), bounds[0], bounds[1])
+    season = None
+    raw = request.args.get("season")
+    if raw is not None:
+        try:
+            if bounds != [None, None] or not (raw.isascii() and raw.isdigit() and len(raw) < 19):
+                raise store.NotFound(raw)
+            season = club_store.get_season(db, club.id, int(raw))
+        except store.NotFound:
+            return {"error": "bad_request", "message": "season: the number of one of the club's seasons, "
+                                                       "without from or to.",
+                    "problems": [{"where": "season", "message": "no such season of the club"}]}, 400
+        bounds = [season.start, season.end]
+    rule = season.rule if season else ALL
+    lines = season_rules.season_table(club_store.summaries(db, club.id), club_store.seats(db, club.id), rule,
+                                      bounds[0], bounds[1])
     names = {p.id: p.name for p in club_store.roster(db, club.id, merged=True)}
-    return stats.players_document(rows, names)
+    document = stats.players_document([line.stats for line in lines], names)
+    if season is not None:
+        document = season_rules.season_document(document, lines, season.name, season.start, season.end, rule)
+    return document

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from wtforms import DateField, RadioField, SelectField, StringField
-from wtforms.validators import DataRequired, Optional
+from wtforms.validators import DataRequired, Optional, ValidationError
 
 from ..engine import club_files
 from ..engine.cardnames import LANGUAGE_NAMES
-from ..engine.limits import MAX_CURRENCY, MAX_NAME, MAX_ROSTER
+from ..engine.limits import MAX_BEST_RESULTS, MAX_CURRENCY, MAX_NAME, MAX_ROSTER
 from ..engine.rulesets import PRESETS
+from ..engine.seasons import ALL, SeasonRule
 from .forms import (
     Form,
     Longest,
@@ -90,10 +92,43 @@ class ClubForm(Form, MatchEndFields, RuleSwitchFields):
         self.language.data = settings.get("language", "en")
 
 
-class SeasonForm(Form):
+class SeasonRuleFields:
+    """How a season's table ranks (engine/seasons.py): the new season's form and its table's share them."""
+
+    counts = SelectField(_l("The table ranks by"), choices=choices([
+        ("all", _l("the total of all matches")), ("matches", _l("each player's best N matches")),
+        ("nights", _l("each player's best N nights"))]), default="all")
+    best = StringField(_l("N (how many count)"), filters=[typed], validators=[Longest(6)])
+
+    def validate_best(self, field: Any) -> None:
+        """N is needed for "best N", a whole number within the bound (docs/LIMITS.md); the field has no
+        ``Optional()``, which would stop the check here for an empty N."""
+        text = field.data or ""
+        if self.counts.data != "all" and not (text.isascii() and text.isdigit()
+                                               and 1 <= int(text) <= MAX_BEST_RESULTS):
+            raise ValidationError(_("Write how many of each player's results count: a whole number from 1 to "
+                                    "%(most)s.", most=MAX_BEST_RESULTS))
+
+    def season_rule(self) -> SeasonRule:
+        """The rule chosen (validated: N is a number when it counts)."""
+        counts = self.counts.data
+        if counts in ("matches", "nights") and self.best.data:
+            return SeasonRule("matches" if counts == "matches" else "nights", int(self.best.data))
+        return ALL
+
+    def fill_rule(self, rule: SeasonRule) -> None:
+        self.counts.data = rule.counts
+        self.best.data = str(rule.best) if rule.best else ""
+
+
+class SeasonForm(Form, SeasonRuleFields):
     name = StringField(_l("Name of the season"), filters=[typed], validators=[DataRequired(), Longest(40)])
     start = DateField(_l("From"), validators=[DataRequired()])
     end = DateField(_l("To (included)"), validators=[DataRequired()])
+
+
+class SeasonRuleForm(Form, SeasonRuleFields):
+    """A season's ranking rule changed on its table (the edit link)."""
 
 
 class PlayerForm(Form):
