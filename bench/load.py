@@ -890,7 +890,7 @@ def wrap(text: str, width: int = 110) -> str:
 
 def write(text: str) -> None:
     """Replace the "## Load" section of RESULTS.md (or add it), leaving the other sections alone."""
-    replace_section(RESULTS, "## Load", text)
+    replace_section(RESULTS, "## Load", text, load_said=True)  # its texts give the load before each run
 
 
 def main() -> int:
