@@ -332,7 +332,7 @@ def interleaved(runs: dict[str, tuple[Callable[[int], Callable[[], float]], int]
                 ) -> dict[str, tuple[float, list[float]]]:
     """Requests/s and latencies of each named run, in ``rounds`` interleaved bursts (each burst's
     latencies also added to ``bursts``, by name, when given)."""
-    done = {name: (0, 0.0, []) for name in runs}  # requests, seconds, latencies
+    done: dict[str, tuple[int, float, list[float]]] = {name: (0, 0.0, []) for name in runs}  # requests, s, latencies
     for _ in range(rounds):
         for name, (make, clients) in runs.items():
             start = time.perf_counter()

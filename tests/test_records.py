@@ -365,8 +365,13 @@ def test_a_record_without_escapes_is_not_written_back_to_be_checked(monkeypatch:
 
     text = dumps(_full()).encode()
     assert b"\\u" not in text
-    written = []
-    monkeypatch.setattr(json, "dumps", lambda *args, **kwargs: written.append(args) or "")
+    written: list[object] = []
+
+    def dumps_noted(value: object, **_options: object) -> str:
+        written.append(value)
+        return ""
+
+    monkeypatch.setattr(json, "dumps", dumps_noted)
     assert loads(text) == _full()
     assert written == []
 
