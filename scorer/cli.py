@@ -106,7 +106,10 @@ def _read(name: str) -> Any:
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         else:
             with open(name, "rb") as handle:
-                data = handle.read(_read_size(handle.fileno()))
+                asked = _read_size(handle.fileno())
+                data = handle.read(asked)
+                if len(data) == asked < MAX_FILE_BYTES + 1:  # it grew, or said no size (/proc): read on
+                    data += handle.read(MAX_FILE_BYTES + 1 - asked)
     except OSError as exc:
         raise ScartoError(f"cannot read the file ({exc.strerror or exc})") from exc
     if len(data) > MAX_FILE_BYTES:
@@ -116,7 +119,9 @@ def _read(name: str) -> Any:
 
 def _read_size(descriptor: int) -> int:
     """How much to ask a file for: read(n) makes a buffer of n bytes first, and a 16 MB buffer for a
-    3 KB record cost more than reading and parsing it. A pipe (``<(...)``) has no size: the limit."""
+    3 KB record cost more than reading and parsing it. A pipe (``<(...)``) has no size: the limit. One
+    byte more than the size, so that a file that has more (one still being written, or a file of /proc
+    that says it is empty) is seen to, and read on."""
     status = os.fstat(descriptor)
     size = status.st_size if stat.S_ISREG(status.st_mode) else MAX_FILE_BYTES
     return min(size, MAX_FILE_BYTES) + 1

@@ -180,6 +180,26 @@ def test_a_pipe_is_read_whole_though_it_has_no_size(tmp_path: Path, capsys: pyte
     assert json.loads(piped[1])["players"] == json.loads(direct[1])["players"]
 
 
+
+@pytest.mark.parametrize("said", [0, 100])
+def test_a_file_longer_than_its_size_says_is_read_whole(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], said: int) -> None:
+    """A file is asked for the size it gives; one that holds more (the files of /proc say 0, a file still
+    being written grows) is read on to its end, not cut short at that size and refused as not JSON."""
+    import os
+
+    real_fstat = os.fstat
+
+    def fstat(descriptor: int) -> os.stat_result:
+        status = list(real_fstat(descriptor))
+        status[6] = said  # st_size
+        return os.stat_result(status)
+
+    direct = _run(capsys, "score", "--json", VALID)
+    monkeypatch.setattr(os, "fstat", fstat)
+    assert _run(capsys, "score", "--json", VALID) == direct
+    assert direct[0] == 0
+
 @pytest.mark.parametrize(("files", "status"), [
     ([VALID], 0),
     ([VALID, VALID], 0),
