@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -36,10 +37,19 @@ def _with_bare_route(*args: Any, **kwargs: Any) -> Any:
     return app
 
 
-def plain_wsgi(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-    """Answers "ok" to any request: what waitress costs with nothing behind it."""
-    start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "2")])
-    return [b"ok"]
+class PlainWSGI:
+    """Answers "ok" to any request: what waitress costs with nothing behind it.
+
+    scorer.serve reads the served app's settings (``app.config``: the PDF workers, the proxy) before
+    it serves, as it finds them on the app's access log; this has none to give, so an empty one.
+    """
+
+    def __init__(self) -> None:
+        self.app = SimpleNamespace(config={})
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "2")])
+        return [b"ok"]
 
 
 def bare_flask() -> Any:
@@ -56,12 +66,12 @@ def bare_flask() -> Any:
     return serve.AccessLog(app)
 
 
-BARE_APPS = {"wsgi": lambda: plain_wsgi, "flask": bare_flask}
+BARE_APPS = {"wsgi": PlainWSGI, "flask": bare_flask}
 
 if __name__ == "__main__":
     kind = os.environ.get("BARE_APP", "app")
     if kind == "app":
         scorer.create_app = _with_bare_route  # type: ignore[assignment]  # serve._app imports it when called
     else:
-        serve._app = BARE_APPS[kind]  # one process (WORKERS=1): main() reads no app config
+        serve._app = BARE_APPS[kind]  # one process (WORKERS=1), as bench_ceiling.py starts it
     serve.main()

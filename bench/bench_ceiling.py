@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_scale import BareServer  # noqa: E402
 from bench.load import percentile, wrap  # noqa: E402
 from bench.paced import AsyncPhone, Failed  # noqa: E402
-from bench.results import replace_section  # noqa: E402
+from bench.results import load_line, replace_section  # noqa: E402
 from scorer.serve import raise_file_limit  # noqa: E402
 from tests.serverutil import Client, Server  # noqa: E402
 
@@ -210,7 +210,7 @@ CLUB_NIGHT_RATE = 530
 """Requests a second of a hundred club nights (bench/load.py measured 510-550)."""
 
 
-def floor_section(rows: list[FloorRow]) -> str:
+def floor_section(rows: list[FloorRow], rounds: int = FLOOR_ROUNDS) -> str:
     """The floor's table and what it says of a hundred club nights."""
     by_rate: dict[int, list[FloorRow]] = {}
     for row in rows:
@@ -231,7 +231,7 @@ def floor_section(rows: list[FloorRow]) -> str:
     reading = (
         f"What a request costs one process before the app does anything of its own. At {top} requests a "
         f"second, waitress alone takes {waitress:.2f} ms of CPU a request, with Flask {flask:.2f} ms, the app's "
-        f"bare route {bare:.2f} ms and a kept match page {page:.2f} ms (medians of {FLOOR_ROUNDS} rounds, the "
+        f"bare route {bare:.2f} ms and a kept match page {page:.2f} ms ({_rounds(rounds)}, the "
         f"servers taken in turn; the range in brackets). At a hundred club nights' {CLUB_NIGHT_RATE} requests "
         f"a second, waitress and Flask alone are {CLUB_NIGHT_RATE * flask / 1000:.2f} of a core, and every "
         f"request as cheap as a kept match page {CLUB_NIGHT_RATE * page / 1000:.2f}, before a single hand is "
@@ -247,6 +247,10 @@ def floor_section(rows: list[FloorRow]) -> str:
 
 {wrap(reading)}
 """
+
+
+def _rounds(rounds: int) -> str:
+    return "one round" if rounds == 1 else f"medians of {rounds} rounds"
 
 
 def section(steps: list[Step], command: str, floor_rows: list[FloorRow] | None = None) -> str:
@@ -290,7 +294,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help="record the figures in bench/RESULTS.md")
     parser.add_argument("--no-floor", action="store_true", help="only the ceiling, not the floor beside it")
+    parser.add_argument("--floor-only", action="store_true", dest="floor_only",
+                        help=f"only the floor, printed (--floor-rounds rounds, {FLOOR_ROUNDS} by default)")
+    parser.add_argument("--floor-rounds", type=int, default=FLOOR_ROUNDS, dest="floor_rounds")
     args = parser.parse_args()
+    if args.floor_only:
+        print(floor_section(floor(args.floor_rounds), args.floor_rounds))
+        print(load_line())
+        return
     steps = run()
     floor_rows = None if args.no_floor else floor()
     if not args.no_floor:

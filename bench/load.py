@@ -54,6 +54,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -225,8 +226,8 @@ class Phone:
         headers = {"X-CSRFToken": fields["csrf_token"], "Accept": "application/json"}
         for upto in sorted({self.rng.randrange(1, len(tricks)), len(tricks)}):
             check = {"dealer": hand.dealer, "tricks": tricks[:upto]}
-            answer = self.call("POST live check", lambda c=check: self.client.post_json(
-                f"/m/{token}/hands/live/check", c, headers), (200,))
+            answer = self.call("POST live check", partial(self.client.post_json, f"/m/{token}/hands/live/check",
+                                                          check, headers), (200,))
             if answer.json().get("errors"):
                 self.tally.error(f"phone {self.number}: a simulated legal hand has errors: {answer.text[:300]}")
                 raise Stop
@@ -637,7 +638,7 @@ def run_clubs(clubs: int = 100, seconds: float = 60.0, *, seed: int = 1, folder:
                 body = {"format": "scarto-match/1", "title": f"Club {table // TABLES_PER_CLUB} table "
                         f"{table % TABLES_PER_CLUB + 1}", "ruleset": preset, "players": list(NAMES[:3]),
                         "first_dealer": NAMES[0], "end": {"hands": 40}, "hands": []}
-                answer = starter.call("setup", lambda b=body: starter.client.post_json("/api/matches", b), (201,))
+                answer = starter.call("setup", partial(starter.client.post_json, "/api/matches", body), (201,))
                 token = answer.json()["edit_url"].rstrip("/").split("/")[-1]
                 tally.new_match(token)
                 tokens.append((token, PRESETS[preset]))
@@ -890,7 +891,7 @@ def wrap(text: str, width: int = 110) -> str:
 
 def write(text: str) -> None:
     """Replace the "## Load" section of RESULTS.md (or add it), leaving the other sections alone."""
-    replace_section(RESULTS, "## Load", text)
+    replace_section(RESULTS, "## Load", text, load_said=True)  # its texts give the load before each run
 
 
 def main() -> int:

@@ -19,21 +19,23 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .engine.analysis import Analysis, analyse
 from .engine.cards import CODES
-from .engine.club_files import ClubFile, parse_club
-from .engine.deals import Board, deal_set, deals_json, read_seed
-from .engine.duplicate import Ranking, merge, parse_duplicate, percent_text, rank, ranking_to_dict
 from .engine.errors import ScartoError
 from .engine.limits import MAX_REVIEW_POSITIONS, MAX_UPLOAD_BYTES
 from .engine.numbers import fraction_text as show
 from .engine.records import loads, parse_hand, parse_match
 from .engine.rulesets import DEALS
 from .engine.scoring import HandResult, score_hand
-from .engine.standings import Standings, standings
 
+# What only one command uses is imported by that command: ``scarto score`` starts without the
+# solver, the standings, the duplicate ranking or the club files (half the command's start-up).
 if TYPE_CHECKING:
+    from .engine.analysis import Analysis
+    from .engine.club_files import ClubFile
+    from .engine.deals import Board
+    from .engine.duplicate import Ranking
     from .engine.ratings import RatedPlayer
+    from .engine.standings import Standings
 
 MAX_FILE_BYTES = MAX_UPLOAD_BYTES  # what the app exports, the command reads (docs/LIMITS.md)
 
@@ -104,7 +106,10 @@ def _read(name: str) -> Any:
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         else:
             with open(name, "rb") as handle:
-                data = handle.read(_read_size(handle.fileno()))
+                asked = _read_size(handle.fileno())
+                data = handle.read(asked)
+                if len(data) == asked < MAX_FILE_BYTES + 1:  # it grew, or said no size (/proc): read on
+                    data += handle.read(MAX_FILE_BYTES + 1 - asked)
     except OSError as exc:
         raise ScartoError(f"cannot read the file ({exc.strerror or exc})") from exc
     if len(data) > MAX_FILE_BYTES:
@@ -114,7 +119,9 @@ def _read(name: str) -> Any:
 
 def _read_size(descriptor: int) -> int:
     """How much to ask a file for: read(n) makes a buffer of n bytes first, and a 16 MB buffer for a
-    3 KB record cost more than reading and parsing it. A pipe (``<(...)``) has no size: the limit."""
+    3 KB record cost more than reading and parsing it. A pipe (``<(...)``) has no size: the limit. One
+    byte more than the size, so that a file that has more (one still being written, or a file of /proc
+    that says it is empty) is seen to, and read on."""
     status = os.fstat(descriptor)
     size = status.st_size if stat.S_ISREG(status.st_mode) else MAX_FILE_BYTES
     return min(size, MAX_FILE_BYTES) + 1
@@ -149,6 +156,8 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
+    from .engine.standings import standings
+
     try:
         match = parse_match(_read(args.file))
     except (ScartoError, RecursionError) as exc:
@@ -165,6 +174,8 @@ def _match(args: argparse.Namespace) -> int:
 def _analyse(args: argparse.Namespace) -> int:
     """A full record weighed from a trick on; a record the review cannot weigh, or a search past its
     limit, is told like a read error (exit 2)."""
+    from .engine.analysis import analyse
+
     try:
         review = analyse(parse_hand(_read(args.file)), args.from_trick, node_limit=args.node_limit)
     except (ScartoError, RecursionError) as exc:
@@ -201,6 +212,8 @@ def _pdf(args: argparse.Namespace) -> int:
 
 
 def _deals(args: argparse.Namespace) -> int:
+    from .engine.deals import deal_set, deals_json, read_seed
+
     try:
         seed = read_seed(args.seed, "--seed")
         boards = deal_set(seed, args.boards, args.deal)
@@ -215,6 +228,8 @@ def _deals(args: argparse.Namespace) -> int:
 
 
 def _duplicate(args: argparse.Namespace) -> int:
+    from .engine.duplicate import merge, parse_duplicate, rank, ranking_to_dict
+
     sessions = []
     for name in args.files:
         try:
@@ -259,6 +274,8 @@ def _ratings(args: argparse.Namespace) -> int:
 def _club_file(value: Any) -> ClubFile:
     """A whole club's file read as the app reads it (scorer.engine.club_files: no database, no SQLite); a
     part of a file written in parts is refused: the ratings need every match, and the roster of part 1."""
+    from .engine.club_files import parse_club
+
     club = parse_club(value)
     if club.part is not None and club.part.of > 1:
         raise ScartoError(f"part {club.part.number} of {club.part.of} of a club's file; rate the whole club: "
@@ -365,6 +382,8 @@ def _print_boards(seed: str, deal: str, boards: Sequence[Board], out: TextIO) ->
 
 
 def _print_ranking(ranking: Ranking, out: TextIO) -> None:
+    from .engine.duplicate import percent_text
+
     session = ranking.session
     out.write(f"deal set {session.seed!r}, {session.deal} deal, scored by {session.scoring}\n")
     width = max([6, *(len(_entrant(p.name, p.club)) for p in ranking.players)])

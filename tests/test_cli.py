@@ -180,6 +180,26 @@ def test_a_pipe_is_read_whole_though_it_has_no_size(tmp_path: Path, capsys: pyte
     assert json.loads(piped[1])["players"] == json.loads(direct[1])["players"]
 
 
+
+@pytest.mark.parametrize("said", [0, 100])
+def test_a_file_longer_than_its_size_says_is_read_whole(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], said: int) -> None:
+    """A file is asked for the size it gives; one that holds more (the files of /proc say 0, a file still
+    being written grows) is read on to its end, not cut short at that size and refused as not JSON."""
+    import os
+
+    real_fstat = os.fstat
+
+    def fstat(descriptor: int) -> os.stat_result:
+        status = list(real_fstat(descriptor))
+        status[6] = said  # st_size
+        return os.stat_result(status)
+
+    direct = _run(capsys, "score", "--json", VALID)
+    monkeypatch.setattr(os, "fstat", fstat)
+    assert _run(capsys, "score", "--json", VALID) == direct
+    assert direct[0] == 0
+
 @pytest.mark.parametrize(("files", "status"), [
     ([VALID], 0),
     ([VALID, VALID], 0),
@@ -520,3 +540,25 @@ def test_analyse_past_its_node_limit_says_to_start_later(capsys: pytest.CaptureF
     status, out, err = _run(capsys, "analyse", VALID, "--from-trick", "1", "--node-limit", "1000")
     assert (status, out) == (2, "")
     assert err == (f"scarto: {VALID}: the analysis needs more than 1000 positions; start it at a later trick\n")
+
+
+SCORE_ALONE = """
+import json, sys
+from scorer.cli import main
+status = main(["score", "--json", sys.argv[1]])
+print(json.dumps({"status": status, "loaded": sorted(m for m in sys.modules if m.startswith("scorer."))}),
+      file=sys.stderr)
+"""
+
+
+def test_score_starts_without_what_only_other_commands_use() -> None:
+    """``scarto score`` is started once for a batch of files, often from a script: its start-up is
+    part of every batch. The review's solver, the standings, the duplicate ranking, the deal sets
+    and the club files are imported by the commands that use them, not by ``score``."""
+    run = subprocess.run([sys.executable, "-c", SCORE_ALONE, VALID], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stderr.splitlines()[-1])
+    assert report["status"] == 0 and json.loads(run.stdout)["file"] == VALID
+    others = {"scorer.engine.analysis", "scorer.engine.solver", "scorer.engine.standings", "scorer.engine.duplicate",
+              "scorer.engine.deals", "scorer.engine.club_files", "scorer.engine.settlement"}
+    assert sorted(others & set(report["loaded"])) == []

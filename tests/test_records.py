@@ -328,6 +328,54 @@ def test_loads_errors(text: str | bytes, message: str) -> None:
     assert told_from_its_template(caught.value)
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    (b'["\\ud800"]', "not text: holds an escaped lone surrogate"),
+    ('{"players": ["\\udc00x"]}', "not text: holds an escaped lone surrogate"),
+    ('["\ud800"]', "not text: holds an escaped lone surrogate"),  # a str handed in as it is: any character
+    (b'["\xed\xa0\x80"]', "not UTF-8 text"),  # U+D800 written raw: UTF-8 has no such bytes
+    (b'\xef\xbb\xbf["\xed\xbf\xbf"]', "not UTF-8 text"),  # U+DFFF, after a byte-order mark
+])
+def test_a_lone_surrogate_is_refused_however_it_is_written(text: str | bytes, message: str) -> None:
+    with pytest.raises(ReadError, match=message):
+        loads(text)
+
+
+def test_a_lone_surrogate_in_a_file_can_only_be_an_escape() -> None:
+    """Why the check runs only on text holding ``\\u``: each of the 2,048 surrogates written raw (as
+    CESU-8 would) is refused by the UTF-8 decoder before JSON is read."""
+    for point in range(0xD800, 0xE000):
+        raw = chr(point).encode("utf-8", "surrogatepass")
+        with pytest.raises(ReadError, match="not UTF-8 text"):
+            loads(b'{"players": ["A' + raw + b'"]}')
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    (b'["\\ud83d\\ude00"]', ["\U0001F600"]),  # a pair escaped is one character
+    (b'["\\\\ud800"]', ["\\ud800"]),  # an escaped backslash, then text: no surrogate
+    ("[\"Nicol\u00f2\"]".encode(), ["Nicol\u00f2"]),
+])
+def test_escapes_that_are_text_are_read(text: bytes, value: Any) -> None:
+    assert loads(text) == value
+
+
+def test_a_record_without_escapes_is_not_written_back_to_be_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing the value out again cost more than reading it: for text without a ``\\u`` escape (every
+    record the project writes) the surrogate check is not run."""
+    import json
+
+    text = dumps(_full()).encode()
+    assert b"\\u" not in text
+    written: list[object] = []
+
+    def dumps_noted(value: object, **_options: object) -> str:
+        written.append(value)
+        return ""
+
+    monkeypatch.setattr(json, "dumps", dumps_noted)
+    assert loads(text) == _full()
+    assert written == []
+
+
 def test_a_file_in_utf16_is_a_read_error_however_it_comes() -> None:
     """Python's reader guesses UTF-16 from the bytes; RECORD.md reads UTF-8 only, so another
     program given the same file agrees it is unreadable."""

@@ -232,3 +232,14 @@ def test_rules_dealt_to_four_keep_their_reading(spec: object, expected: dict[str
     rules = find_ruleset(expected)
     assert rules.players == 4
     assert rules.switches() | {"deal": "three"} == find_ruleset(spec).switches()
+
+
+def test_a_ruleset_of_switches_is_made_once_with_its_tables() -> None:
+    """Records naming the same switches share one ruleset, whose tables (strengths, pack, deck total) are
+    worked out once: each record making its own cost more than a third of its reading and judging."""
+    first = find_ruleset({"preset": "saari", "overtrump": True, "ultimo": "bagatto_or_fool"})
+    assert first.strength[0] >= 0 and "strength" in vars(first)
+    again = find_ruleset({"preset": "saari", "overtrump": True, "ultimo": "bagatto_or_fool", "fool_forfeit": None})
+    assert again is first
+    other = find_ruleset({"preset": "saari", "overtrump": False})
+    assert other is not first and other != first and other.overtrump is False

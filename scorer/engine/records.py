@@ -130,13 +130,14 @@ def loads(text: str | bytes, where: str = "") -> Any:
             text = text.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ReadError.of("json.not_utf8", where) from exc
+        may_hold_surrogate = "\\u" in text
     else:
         text = text.removeprefix("\ufeff")
+        may_hold_surrogate = "\\u" in text or not text.isascii()
     try:
         value = json.loads(text, parse_constant=_not_a_number)
-        # JSON may escape half a surrogate pair ("\ud800"): Python reads it into a str that is
-        # not text and fails later when written; refuse it here, where the input is read.
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        if may_hold_surrogate:
+            _refuse_lone_surrogates(value)
         return value
     except NotJSON as exc:
         raise ReadError.of("json.constant", where, name=exc.args[0]) from None
@@ -148,6 +149,18 @@ def loads(text: str | bytes, where: str = "") -> Any:
         raise ReadError.of("json.too_deep", where) from exc
     except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
         raise ReadError.of("json.long_number", where) from exc
+
+
+def _refuse_lone_surrogates(value: Any) -> None:
+    """UnicodeEncodeError if a string in ``value`` holds half a surrogate pair.
+
+    JSON may escape one (``"\\ud800"``): Python reads it into a str that is not text and fails
+    later, when it is written; it is refused here, where the input is read. Writing the value
+    out again costs more than reading it, so :func:`loads` asks only when the text could hold
+    one: text decoded from UTF-8 holds no surrogate of its own (the decoder refuses them), so
+    one can only come from a ``\\u`` escape; a str given as it is may hold any character.
+    """
+    json.dumps(value, ensure_ascii=False).encode("utf-8")
 
 
 class NotJSON(Exception):

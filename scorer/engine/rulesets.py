@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from .cards import (
@@ -241,7 +241,15 @@ def find_ruleset(spec: object = None, where: str = "ruleset") -> Ruleset:
             shown = ", ".join(_json(v) for v in allowed)
             raise UnknownRuleset.of("ruleset.value", f"{where}.{name}", value=_json(value), name=name, shown=shown)
         changes[name] = value
-    return replace(base, **changes) if changes else base
+    return _changed(base, tuple(changes.items())) if changes else base
+
+
+@lru_cache(maxsize=256)
+def _changed(base: Ruleset, changes: tuple[tuple[str, Any], ...]) -> Ruleset:
+    """``base`` with these switches changed, made once: a ruleset works out its tables (the cards'
+    strengths, the pack, the deck total) the first time each is asked for, which cost a record naming
+    its switches more than a third of its reading and judging when each record made its own."""
+    return replace(base, **dict(changes))
 
 
 def ruleset_spec(ruleset: Ruleset) -> str | dict[str, Any]:
