@@ -1,0 +1,149 @@
+"""The hand review on the audit page and sheet: read from the hand's kept results, else made apart.
+
+A page never makes a review: it reads the kept one (storage/reviews.py) or asks a
+:class:`Reviewer` for it and says that it is being made. The reviewer runs at most
+``REVIEW_RUNS`` reviews at once per server process, each ``scarto analyse`` in a process of its
+own stopped after ``REVIEW_TIMEOUT`` seconds, from a thread of its own (never a server thread);
+at most ``REVIEW_QUEUE`` hands wait their turn, each asked once however often its page is opened.
+A hand past the queue is asked again on its next view.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flask import current_app
+from flask_babel import gettext as _
+
+from ..engine.analysis import analysable
+from ..engine.errors import ScartoError
+from ..engine.records import HandRecord
+from ..storage import db as database
+from ..storage import reviews, store
+from .context import get_db
+from .labels import read_error_text
+
+Key = tuple[str, int, int, int]
+"""A review asked for: the database, the hand, its version, the first trick."""
+
+
+class Reviewer:
+    """At most ``size`` reviews made at once, each from a thread of its own, and at most ``queue`` waiting."""
+
+    def __init__(self, size: int, queue: int) -> None:
+        self.size, self.queue = size, queue
+        self._lock = threading.Condition()
+        self._asked: set[Key] = set()
+        self._waiting: deque[tuple[Key, Callable[[], None]]] = deque()
+        self._running = 0
+
+    def ask(self, key: Key, work: Callable[[], None]) -> bool:
+        """Have ``work`` done once for ``key``: True when it is being done or waits its turn, False when
+        the queue is full (asked again on the hand's next view)."""
+        with self._lock:
+            if key in self._asked:
+                return True
+            if self._running >= self.size and len(self._waiting) >= self.queue:
+                return False
+            self._asked.add(key)
+            self._waiting.append((key, work))
+            if self._running < self.size:
+                self._running += 1
+                threading.Thread(target=self._work, name="review", daemon=True).start()
+            return True
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                if not self._waiting:
+                    self._running -= 1
+                    self._lock.notify_all()
+                    return
+                key, work = self._waiting.popleft()
+            try:
+                work()
+            except Exception:  # noqa: BLE001 - a review that failed is logged; the page says it is missing
+                logging.getLogger("scorer").exception("the review of hand %s could not be made", key[1])
+            finally:
+                with self._lock:
+                    self._asked.discard(key)
+
+    def idle(self, timeout: float) -> bool:
+        """Wait until nothing is being made or waits (the tests, and a server stopping)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._running and not self._waiting, timeout)
+
+
+_REVIEWERS: dict[tuple[int, int], Reviewer] = {}
+_REVIEWERS_LOCK = threading.Lock()
+
+
+def reviewer() -> Reviewer:
+    """The process's reviewer for the app's settings (made on first use)."""
+    config = current_app.config
+    key = (max(1, int(config["REVIEW_RUNS"])), max(0, int(config["REVIEW_QUEUE"])))
+    with _REVIEWERS_LOCK:
+        if key not in _REVIEWERS:
+            _REVIEWERS[key] = Reviewer(*key)
+        return _REVIEWERS[key]
+
+
+@dataclass(frozen=True)
+class ReviewState:
+    """What the audit shows of the review: the review, or why there is none (yet)."""
+
+    review: reviews.Review | None = None
+    making: bool = False
+    """Being made (or waiting its turn): the page says so and looks again in a few seconds."""
+    why: str | None = None
+    """One line saying why the hand has no review."""
+
+
+def hand_review(hand: store.HandRow, record: HandRecord) -> ReviewState:
+    """The stored hand's review: kept, or asked for (made in a process of its own, never here)."""
+    if not reviews.reviewable(record):
+        return ReviewState(why=_("A review needs the hand's full trick record: this one holds %(form)s.",
+                                 form=_form_name(record)))
+    from_trick = reviews.first_trick(record)
+    try:
+        analysable(record, from_trick)
+    except ScartoError as exc:
+        return ReviewState(why=read_error_text(exc))
+    db = get_db()
+    kept = reviews.kept_review(db, hand.id, hand.version, from_trick, list(record.players))
+    if kept is not None:
+        if kept.problem is not None:
+            return ReviewState(why=_("The review took longer than its limit and was stopped."))
+        return ReviewState(review=kept)
+    config = current_app.config
+    path = str(config["DATABASE"])
+    timeout, limit = float(config["REVIEW_TIMEOUT"]), int(config["REVIEW_POSITIONS"])
+
+    def work() -> None:
+        made = reviews.make_review(record, from_trick, timeout, limit)
+        if made.get("problem") == "failed":
+            logging.getLogger("scorer").error("the review of hand %s failed: %s", hand.id, made.get("detail"))
+            return  # not kept: tried again on the next view
+        kept_db = database.connect(path, create=False)
+        try:
+            reviews.keep_review(kept_db, hand.id, hand.version, from_trick, made)
+        finally:
+            kept_db.conn.close()
+
+    reviewer().ask((path, hand.id, hand.version, from_trick), work)  # a full queue: asked on the next view
+    return ReviewState(making=True)
+
+
+def loose_review() -> ReviewState:
+    """A hand audited on its own (from a file or a link) is not reviewed: nothing of it is kept."""
+    return ReviewState(why=_("A hand on its own is not reviewed: the review is made and kept with the hands "
+                             "of a match."))
+
+
+def _form_name(record: HandRecord) -> str:
+    """How the hand was recorded, as the review's one line names it."""
+    return _("counted points") if record.form == "points" else _("captured cards")
