@@ -15,13 +15,16 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from flask import current_app
 from flask_babel import gettext as _
 
 from ..engine.analysis import analysable
+from ..engine.clubs import MatchSummary, in_range
 from ..engine.errors import ScartoError
 from ..engine.records import HandRecord
+from ..sheets.charts import cumulative_chart
 from ..storage import db as database
 from ..storage import reviews, store
 from .context import get_db
@@ -147,3 +150,31 @@ def loose_review() -> ReviewState:
 def _form_name(record: HandRecord) -> str:
     """How the hand was recorded, as the review's one line names it."""
     return _("counted points") if record.form == "points" else _("captured cards")
+
+
+@dataclass(frozen=True)
+class GivenUpFigures:
+    """A club player's points given up in their analysed hands (the reviews kept, none made here)."""
+
+    hands: int
+    total: Fraction
+    chart: str
+
+    @property
+    def per_hand(self) -> Fraction:
+        return self.total / self.hands
+
+
+def player_given_up(summaries: list[MatchSummary], seats: dict[int, tuple[int, ...]], player_id: int, name: str,
+                    start: str | None, end: str | None) -> GivenUpFigures | None:
+    """The player's points given up per analysed hand, over time, from the kept reviews of their club
+    matches in [start, end]: a lookup, never a review made in the page's request. None when none is kept."""
+    dates = {s.match_id: s.date for s in summaries if in_range(s, start, end)}
+    wanted = [(match_id, ids.index(player_id)) for match_id, ids in seats.items()
+              if match_id in dates and player_id in ids]
+    lines = sorted(reviews.given_up_by(get_db(), wanted), key=lambda g: (dates[g.match_id], g.match_id, g.position))
+    if not lines:
+        return None
+    chart = cumulative_chart([name], [[g.lost] for g in lines][-200:], title=_("Points given up, hand by hand"),
+                             x_title=_("Analysed hands"), y_title=_("Points given up"))
+    return GivenUpFigures(len(lines), sum((g.lost for g in lines), Fraction(0)), chart)
