@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Taps, no_overflow
+from tests.browser.conftest import COLOUR_RULES, Taps, no_overflow, violations
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "hands"
@@ -80,7 +80,7 @@ def test_a_what_if_is_recorded_as_the_hands_revision_and_undone(page: Any, live_
 
 
 def test_the_review_fills_in_on_a_phone_in_italian_and_reads_in_finnish(
-        page: Any, live_server: str, shot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        page: Any, live_server: str, shot: Any, monkeypatch: pytest.MonkeyPatch, axe_source: str) -> None:
     """A full record's audit says the review is being made, fills it in by itself when it is ready, with
     each player's par, given up and score as the engine's review has them, whole at 320 px; a second view,
     in another language, reads the kept review."""
@@ -122,6 +122,10 @@ def test_the_review_fills_in_on_a_phone_in_italian_and_reads_in_finnish(
     expect(page.locator("#review h2")).to_have_text("Analyysi: mitä kukin kortti maksoi")  # kept: at once
     expect(page.locator("#review-making")).to_have_count(0)
     assert no_overflow(page) == []
+    assert violations(page, axe_source) == []
+    page.emulate_media(color_scheme="dark")
+    assert violations(page, axe_source, only=COLOUR_RULES) == []
+    page.locator("#review").screenshot(path=str(shot("audit-review-fi-390-dark").parent / "audit-review-fi-dark.png"))
     page.locator("#review").screenshot(path=str(shot("audit-review-fi-390").parent / "audit-review-fi-390-part.png"))
 
 
