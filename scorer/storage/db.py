@@ -533,6 +533,7 @@ def _m017_hand_reviews(db: sqlite_utils.Database) -> None:
         " version INTEGER NOT NULL,"  # the hand's version it is for
         " from_trick INTEGER NOT NULL,"  # the first trick weighed
         " review TEXT,"  # scarto-analysis/1 (JSON); NULL when it could not be made
+        " given_up TEXT,"  # each seat's points given up (JSON), what a player's statistics read
         " problem TEXT,"  # why not (the search's limit, the time limit)
         " made_at TEXT NOT NULL)"
     )

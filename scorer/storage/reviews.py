@@ -99,12 +99,13 @@ def keep_review(db: sqlite_utils.Database, hand_id: int, version: int, from_tric
                 made: dict[str, Any]) -> None:
     """Store what :func:`make_review` gave for the hand's ``version`` (unless the hand is gone)."""
     review = None if "problem" in made else json.dumps(made, ensure_ascii=False)
+    given_up = None if "problem" in made else json.dumps([g["lost"] for g in made["given_up"]])
     with writing(db):
         if db.execute("SELECT 1 FROM hands WHERE id = ?", [hand_id]).fetchone() is None:
             return
-        db.execute("INSERT OR REPLACE INTO hand_reviews (hand_id, engine, version, from_trick, review, problem, "
-                   "made_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   [hand_id, engine_version(), version, from_trick, review, made.get("problem"), now()])
+        db.execute("INSERT OR REPLACE INTO hand_reviews (hand_id, engine, version, from_trick, review, given_up, "
+                   "problem, made_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   [hand_id, engine_version(), version, from_trick, review, given_up, made.get("problem"), now()])
 
 
 def kept_review(db: sqlite_utils.Database, hand_id: int, version: int, from_trick: int,
@@ -132,20 +133,21 @@ class GivenUp:
 
 def given_up_by(db: sqlite_utils.Database, seats: Iterable[tuple[int, int]]) -> list[GivenUp]:
     """For each ``(match_id, seat)``, the points that seat gave up in each current hand of the match with a
-    fresh kept review, in playing order: only reviews already made count (none is made here)."""
+    fresh kept review, in playing order: only reviews already made count (none is made here). Each seat's
+    figure is read from its own column, not from the whole review."""
     wanted = dict(seats)
     if not wanted:
         return []
     marks = ",".join("?" * len(wanted))
     rows = db.execute(
-        "SELECT h.match_id, h.position, r.review FROM hands h JOIN hand_reviews r ON r.hand_id = h.id "
+        "SELECT h.match_id, h.position, r.given_up FROM hands h JOIN hand_reviews r ON r.hand_id = h.id "
         f"AND r.version = h.version AND r.engine = ? WHERE h.match_id IN ({marks}) AND h.deleted_at IS NULL "
-        "AND r.review IS NOT NULL ORDER BY h.match_id, h.position, h.id",
+        "AND r.given_up IS NOT NULL ORDER BY h.match_id, h.position, h.id",
         [engine_version(), *wanted]).fetchall()
     lines = []
-    for match_id, position, review in rows:
-        given = json.loads(review)["given_up"]
+    for match_id, position, given_up in rows:
+        given = json.loads(given_up)
         seat = wanted[match_id]
         if seat < len(given):
-            lines.append(GivenUp(match_id, position, Fraction(given[seat]["lost"])))
+            lines.append(GivenUp(match_id, position, Fraction(given[seat])))
     return lines
