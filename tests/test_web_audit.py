@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -243,10 +244,21 @@ def test_a_json_address_that_finds_nothing_says_so_in_the_pages_language(client:
 
 
 @pytest.fixture(autouse=True)
-def _short_review(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The review of the last 4 tricks: the same code, a second of search instead of several."""
+def _short_review(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The review of the last 4 tricks: the same code, a second of search instead of several; each test
+    starts with no review being made and none kept in memory."""
     from scorer.storage import reviews
+    from scorer.web import reviews as web_reviews
+
+    def settled() -> None:
+        for each in list(web_reviews._REVIEWERS.values()):
+            assert each.idle(180)
+        web_reviews._LOOSE.clear()
+
+    settled()
     monkeypatch.setitem(reviews.REVIEW_TRICKS, "three", 4)
+    yield
+    settled()
 
 
 def _stored_hand(client: FlaskClient, name: str) -> tuple[str, str]:
@@ -338,9 +350,21 @@ def test_a_hand_without_its_tricks_has_no_review_and_says_why(client: FlaskClien
     assert why in text and 'id="review-making"' not in text
 
 
-def test_a_hand_audited_on_its_own_says_it_is_not_reviewed(client: FlaskClient) -> None:
-    page = client.get(_audit_link(client, "classic-valid-1")).get_data(as_text=True)
-    assert "A hand on its own is not reviewed" in page
+def test_a_hand_audited_on_its_own_is_reviewed_and_its_review_kept_in_memory(
+        client: FlaskClient, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from scorer.storage import reviews
+
+    made: list[int] = []
+    real = reviews.make_review
+    monkeypatch.setattr(reviews, "make_review", lambda *a, **k: made.append(1) or real(*a, **k))
+    link = _audit_link(client, "classic-valid-1")
+    assert 'id="review-making"' in client.get(link).get_data(as_text=True)
+    _made(app)
+    rows = _review_rows(client.get(link).get_data(as_text=True))
+    assert [name for name, *_rest in rows] == ["Anna", "Bruno", "Carla"]
+    assert _review_rows(client.get(link + "?t=2").get_data(as_text=True)) == rows and made == [1]
+    pasted = client.get(_audit_link(client, "classic-points")).get_data(as_text=True)
+    assert "this one holds counted points" in pasted
 
 
 def test_the_audit_sheet_carries_the_review(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]

@@ -72,6 +72,13 @@ class Review:
         return cls(int(data["from_trick"]), tuple(Fraction(s["value"]) for s in data["start"]), plays,
                    tuple(Fraction(g["lost"]) for g in data["given_up"]))
 
+    @classmethod
+    def from_made(cls, players: list[str], from_trick: int, made: dict[str, Any]) -> Review:
+        """What :func:`make_review` gave, read as :func:`kept_review` reads it back."""
+        if "problem" in made:
+            return cls(from_trick, (), (), (), str(made["problem"]))
+        return cls.read(players, made)
+
     def plays_of(self, seat: int) -> tuple[ReviewPlay, ...]:
         """The player's weighed cards, in the order played."""
         return tuple(p for p in self.plays if p.seat == seat)

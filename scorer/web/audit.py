@@ -121,7 +121,7 @@ def _render(result: HandResult, *, link: Any, title: str, pdf_url: str | None, b
     return render_template(
         "audit.html", result=result, record=result.record, steps=all_steps, number=number, step=step,
         what=_what_if(result), link=link, title=title, pdf_url=pdf_url, back_url=back_url, ruling=ruling,
-        form=Form(), review=review or loose_review(),
+        form=Form(), review=review or loose_review(result.record),
     ), status
 
 
@@ -222,7 +222,7 @@ def _audit_pdf(result: HandResult, title: str, name: str, review: ReviewState | 
     with pdf_turn():
         all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
         html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title,
-                               review=review or loose_review())
+                               review=review or loose_review(result.record))
         return pdf_response(make_pdf(html), name)
 
 

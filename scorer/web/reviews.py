@@ -5,17 +5,19 @@ A page never makes a review: it reads the kept one (storage/reviews.py) or asks 
 ``REVIEW_RUNS`` reviews at once per server process, each ``scarto analyse`` in a process of its
 own stopped after ``REVIEW_TIMEOUT`` seconds, from a thread of its own (never a server thread);
 at most ``REVIEW_QUEUE`` hands wait their turn, each asked once however often its page is opened.
-A hand past the queue is asked again on its next view.
+A hand past the queue is asked again on its next view. A hand audited on its own (a file, a link) is
+stored nowhere: its review is kept in the process's memory instead (:data:`LOOSE_KEPT`).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
@@ -23,15 +25,16 @@ from flask_babel import gettext as _
 from ..engine.analysis import analysable
 from ..engine.clubs import MatchSummary, in_range
 from ..engine.errors import ScartoError
-from ..engine.records import HandRecord
+from ..engine.records import HandRecord, hand_to_dict
 from ..sheets.charts import cumulative_chart
 from ..storage import db as database
 from ..storage import reviews, store
 from .context import get_db
 from .labels import read_error_text
 
-Key = tuple[str, int, int, int]
-"""A review asked for: the database, the hand, its version, the first trick."""
+Key = tuple[str, object, object, int]
+"""A review asked for: the database and the hand and its version, or "loose", the record's digest and the
+engine's version; and the first trick."""
 
 
 class Reviewer:
@@ -70,7 +73,7 @@ class Reviewer:
             try:
                 work()
             except Exception:  # noqa: BLE001 - a review that failed is logged; the page says it is missing
-                logging.getLogger("scorer").exception("the review of hand %s could not be made", key[1])
+                logging.getLogger("scorer").exception("a hand's review could not be made (%s)", key[1])
             finally:
                 with self._lock:
                     self._asked.discard(key)
@@ -106,45 +109,91 @@ class ReviewState:
     """One line saying why the hand has no review."""
 
 
-def hand_review(hand: store.HandRow, record: HandRecord) -> ReviewState:
-    """The stored hand's review: kept, or asked for (made in a process of its own, never here)."""
+def _why_none(record: HandRecord, from_trick: int) -> ReviewState | None:
+    """Why the hand has no review at all (not a full trick record, a record with errors); None if it has."""
     if not reviews.reviewable(record):
         return ReviewState(why=_("A review needs the hand's full trick record: this one holds %(form)s.",
                                  form=_form_name(record)))
-    from_trick = reviews.first_trick(record)
     try:
         analysable(record, from_trick)
     except ScartoError as exc:
         return ReviewState(why=read_error_text(exc))
-    db = get_db()
-    kept = reviews.kept_review(db, hand.id, hand.version, from_trick, list(record.players))
-    if kept is not None:
-        if kept.problem is not None:
-            return ReviewState(why=_("The review took longer than its limit and was stopped."))
-        return ReviewState(review=kept)
+    return None
+
+
+def _shown(review: reviews.Review) -> ReviewState:
+    if review.problem is not None:
+        return ReviewState(why=_("The review took longer than its limit and was stopped."))
+    return ReviewState(review=review)
+
+
+def _made(record: HandRecord, from_trick: int, keep: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+    """The reviewer's work: the review made in a process of its own, then kept by ``keep``; a review that
+    failed (not one past its limits) is not kept, and is asked for again on the next view."""
     config = current_app.config
-    path = str(config["DATABASE"])
     timeout, limit = float(config["REVIEW_TIMEOUT"]), int(config["REVIEW_POSITIONS"])
 
     def work() -> None:
         made = reviews.make_review(record, from_trick, timeout, limit)
         if made.get("problem") == "failed":
-            logging.getLogger("scorer").error("the review of hand %s failed: %s", hand.id, made.get("detail"))
-            return  # not kept: tried again on the next view
+            logging.getLogger("scorer").error("a hand's review failed: %s", made.get("detail"))
+            return
+        keep(made)
+
+    return work
+
+
+def hand_review(hand: store.HandRow, record: HandRecord) -> ReviewState:
+    """The stored hand's review: kept, or asked for (made in a process of its own, never here)."""
+    from_trick = reviews.first_trick(record)
+    none = _why_none(record, from_trick)
+    if none is not None:
+        return none
+    kept = reviews.kept_review(get_db(), hand.id, hand.version, from_trick, list(record.players))
+    if kept is not None:
+        return _shown(kept)
+    path = str(current_app.config["DATABASE"])
+
+    def keep(made: dict[str, Any]) -> None:
         kept_db = database.connect(path, create=False)
         try:
             reviews.keep_review(kept_db, hand.id, hand.version, from_trick, made)
         finally:
             kept_db.conn.close()
 
-    reviewer().ask((path, hand.id, hand.version, from_trick), work)  # a full queue: asked on the next view
+    reviewer().ask((path, hand.id, hand.version, from_trick), _made(record, from_trick, keep))  # full: next view
     return ReviewState(making=True)
 
 
-def loose_review() -> ReviewState:
-    """A hand audited on its own (from a file or a link) is not reviewed: nothing of it is kept."""
-    return ReviewState(why=_("A hand on its own is not reviewed: the review is made and kept with the hands "
-                             "of a match."))
+LOOSE_KEPT = 256
+"""Reviews of hands audited on their own (a file, a link) kept per server process, the latest used: such a
+hand is stored nowhere, so its review is kept in memory under the digest of its record (some 5 KB each)."""
+_LOOSE: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+_LOOSE_LOCK = threading.Lock()
+
+
+def loose_review(record: HandRecord) -> ReviewState:
+    """The review of a hand audited on its own: kept in this process's memory, or asked for."""
+    from_trick = reviews.first_trick(record)
+    none = _why_none(record, from_trick)
+    if none is not None:
+        return none
+    key: Key = ("loose", store.body_digest(hand_to_dict(record)), store.engine_version(), from_trick)
+    with _LOOSE_LOCK:
+        made = _LOOSE.get(key)
+        if made is not None:
+            _LOOSE.move_to_end(key)
+    if made is not None:
+        return _shown(reviews.Review.from_made(list(record.players), from_trick, made))
+
+    def keep(made: dict[str, Any]) -> None:
+        with _LOOSE_LOCK:
+            _LOOSE[key] = made
+            while len(_LOOSE) > LOOSE_KEPT:
+                _LOOSE.popitem(last=False)
+
+    reviewer().ask(key, _made(record, from_trick, keep))
+    return ReviewState(making=True)
 
 
 def _form_name(record: HandRecord) -> str:
