@@ -57,30 +57,30 @@ class Reviewer:
             if self._running >= self.size and len(self._waiting) >= self.queue:
                 return False
             self._asked.add(key)
-            self._waiting.append((key, work))
-            if self._running < self.size:
+            if self._running < self.size:  # a thread for it now; otherwise it waits for one to finish
                 self._running += 1
-                threading.Thread(target=self._work, name="review", daemon=True).start()
+                threading.Thread(target=self._work, args=(key, work), name="review", daemon=True).start()
+            else:
+                self._waiting.append((key, work))
             return True
 
-    def _work(self) -> None:
+    def _work(self, key: Key, work: Callable[[], None]) -> None:
+        """Do ``work``, then whatever waits, until nothing does."""
         while True:
+            try:
+                work()
+            except Exception:  # noqa: BLE001 - a review that failed is logged; the page says it is missing
+                logging.getLogger("scorer").exception("a hand's review could not be made (%s)", key[1])
             with self._lock:
+                self._asked.discard(key)
                 if not self._waiting:
                     self._running -= 1
                     self._lock.notify_all()
                     return
                 key, work = self._waiting.popleft()
-            try:
-                work()
-            except Exception:  # noqa: BLE001 - a review that failed is logged; the page says it is missing
-                logging.getLogger("scorer").exception("a hand's review could not be made (%s)", key[1])
-            finally:
-                with self._lock:
-                    self._asked.discard(key)
 
     def idle(self, timeout: float) -> bool:
-        """Wait until nothing is being made or waits (the tests, and a server stopping)."""
+        """Wait until nothing is being made or waits (what the tests wait for)."""
         with self._lock:
             return self._lock.wait_for(lambda: not self._running and not self._waiting, timeout)
 
