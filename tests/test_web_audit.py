@@ -394,3 +394,18 @@ def test_the_audit_sheet_carries_the_review(client: FlaskClient, app) -> None:  
     for name, par, given in zip(record.players, review.par, review.given_up(), strict=True):
         assert re.search(rf"{name}\s+{re.escape(fraction_text(par))}\s+{re.escape(fraction_text(given))}\b", sheet)
     assert sheet.count("kept by") == len([p for p in review.plays if p.lost])
+
+
+def test_a_review_past_its_limits_says_so_and_is_not_made_again(
+        client: FlaskClient, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from scorer.storage import reviews
+
+    made: list[int] = []
+    monkeypatch.setattr(reviews, "make_review", lambda *a, **k: made.append(1) or {"problem": "too_large"})
+    edit, key = _stored_hand(client, "classic-valid-1")
+    client.get(f"/m/{edit}/hands/{key}/audit")
+    _made(app)
+    for _ in range(2):
+        page = client.get(f"/m/{edit}/hands/{key}/audit").get_data(as_text=True)
+        assert "The review took longer than its limit and was stopped." in page and 'id="review-making"' not in page
+    assert made == [1]
