@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -281,6 +282,21 @@ def _review_rows(page: str) -> list[tuple[str, str, str, str]]:
                       r'<td class="num">([^<]+)</td></tr>', section)
 
 
+def _counted(monkeypatch: pytest.MonkeyPatch, answer: dict[str, str] | None = None) -> list[int]:
+    """Count the reviews made (each one made as ever, or ``answer`` given instead)."""
+    from scorer.storage import reviews
+
+    made: list[int] = []
+    real = reviews.make_review
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        made.append(1)
+        return answer if answer is not None else real(*args, **kwargs)
+
+    monkeypatch.setattr(reviews, "make_review", counted)
+    return made
+
+
 def _made(app) -> None:  # type: ignore[no-untyped-def]
     from scorer.web.reviews import reviewer
     with app.app_context():
@@ -295,9 +311,7 @@ def test_the_review_is_made_apart_then_shown_with_the_engines_numbers_and_kept(
     from scorer.engine.scoring import score_hand
     from scorer.storage import reviews
 
-    made: list[int] = []
-    real = reviews.make_review
-    monkeypatch.setattr(reviews, "make_review", lambda *a, **k: made.append(1) or real(*a, **k))
+    made = _counted(monkeypatch)
     edit, key = _stored_hand(client, "classic-valid-1")
     first = client.get(f"/m/{edit}/hands/{key}/audit")
     assert first.status_code == 200 and 'id="review-making"' in first.get_data(as_text=True)
@@ -352,11 +366,8 @@ def test_a_hand_without_its_tricks_has_no_review_and_says_why(client: FlaskClien
 
 def test_a_hand_audited_on_its_own_is_reviewed_and_its_review_kept_in_memory(
         client: FlaskClient, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from scorer.storage import reviews
 
-    made: list[int] = []
-    real = reviews.make_review
-    monkeypatch.setattr(reviews, "make_review", lambda *a, **k: made.append(1) or real(*a, **k))
+    made = _counted(monkeypatch)
     link = _audit_link(client, "classic-valid-1")
     assert 'id="review-making"' in client.get(link).get_data(as_text=True)
     _made(app)
@@ -398,10 +409,8 @@ def test_the_audit_sheet_carries_the_review(client: FlaskClient, app) -> None:  
 
 def test_a_review_past_its_limits_says_so_and_is_not_made_again(
         client: FlaskClient, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from scorer.storage import reviews
 
-    made: list[int] = []
-    monkeypatch.setattr(reviews, "make_review", lambda *a, **k: made.append(1) or {"problem": "too_large"})
+    made = _counted(monkeypatch, {"problem": "too_large"})
     edit, key = _stored_hand(client, "classic-valid-1")
     client.get(f"/m/{edit}/hands/{key}/audit")
     _made(app)
