@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -237,3 +239,182 @@ def test_a_json_address_that_finds_nothing_says_so_in_the_pages_language(client:
     response = client.get("/audit/k/" + "0" * 32 + ".json?lang=it")
     assert response.status_code == 404 and response.is_json
     assert response.get_json()["message"].startswith("A questo indirizzo non c'è niente")
+
+
+# --- the hand's review ----------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _short_review(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The review of the last 4 tricks: the same code, a second of search instead of several; each test
+    starts with no review being made and none kept in memory."""
+    from scorer.storage import reviews
+    from scorer.web import reviews as web_reviews
+
+    def settled() -> None:
+        for each in list(web_reviews._REVIEWERS.values()):
+            assert each.idle(180)
+        web_reviews._LOOSE.clear()
+
+    settled()
+    monkeypatch.setitem(reviews.REVIEW_TRICKS, "three", 4)
+    yield
+    settled()
+
+
+def _stored_hand(client: FlaskClient, name: str) -> tuple[str, str]:
+    """A fixture hand stored as the one hand of a match: (edit token, hand key)."""
+    body = json.loads((FIXTURES / f"{name}.json").read_text())
+    match = {"format": "scarto-match/1", "players": body["players"], "first_dealer": body["dealer"],
+             "ruleset": body["ruleset"],
+             "hands": [{k: v for k, v in body.items() if k not in ("format", "players", "ruleset")}]}
+    created = client.post("/api/matches", json=match)
+    assert created.status_code == 201, created.json
+    edit = created.json["edit_url"].rstrip("/").split("/m/")[1]
+    key = re.search(r"/hands/([0-9a-f]+)/", client.get(f"/m/{edit}/").get_data(as_text=True)).group(1)
+    return edit, key
+
+
+def _review_rows(page: str) -> list[tuple[str, str, str, str]]:
+    """The review's table: (player, par, given up, score) per row."""
+    section = page.split('id="review"')[1].split("</table>")[0]
+    return re.findall(r'<tr><td>([^<]+)</td><td class="num">([^<]+)</td><td class="num[^"]*">([^<]+)</td>'
+                      r'<td class="num">([^<]+)</td></tr>', section)
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, answer: dict[str, str] | None = None) -> list[int]:
+    """Count the reviews made (each one made as ever, or ``answer`` given instead)."""
+    from scorer.storage import reviews
+
+    made: list[int] = []
+    real = reviews.make_review
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        made.append(1)
+        return answer if answer is not None else real(*args, **kwargs)
+
+    monkeypatch.setattr(reviews, "make_review", counted)
+    return made
+
+
+def _made(app) -> None:  # type: ignore[no-untyped-def]
+    from scorer.web.reviews import reviewer
+    with app.app_context():
+        assert reviewer().idle(180)
+
+
+def test_the_review_is_made_apart_then_shown_with_the_engines_numbers_and_kept(
+        client: FlaskClient, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from scorer.engine.analysis import analyse
+    from scorer.engine.numbers import fraction_text
+    from scorer.engine.records import parse_hand
+    from scorer.engine.scoring import score_hand
+    from scorer.storage import reviews
+
+    made = _counted(monkeypatch)
+    edit, key = _stored_hand(client, "classic-valid-1")
+    first = client.get(f"/m/{edit}/hands/{key}/audit")
+    assert first.status_code == 200 and 'id="review-making"' in first.get_data(as_text=True)
+    assert "The count in threes" in first.get_data(as_text=True)  # the rest of the audit meanwhile
+    _made(app)
+    page = client.get(f"/m/{edit}/hands/{key}/audit").get_data(as_text=True)
+    record = parse_hand(json.loads((FIXTURES / "classic-valid-1.json").read_text()))
+    review = analyse(record, reviews.first_trick(record))
+    scores = score_hand(record).scores()
+    assert _review_rows(page) == [(name, fraction_text(par), fraction_text(given), fraction_text(scores[name]))
+                                  for name, par, given in zip(record.players, review.par, review.given_up(),
+                                                              strict=True)]
+    assert f"From trick {reviews.first_trick(record)} on" in page
+    costly = [p for p in review.plays if p.lost]
+    assert page.count('<b class="lost">') == len(costly) and costly
+    assert f'<b class="lost">{fraction_text(-costly[0].lost)}</b>' in page
+    assert made == [1]
+    again = client.get(f"/m/{edit}/hands/{key}/audit?t=3").get_data(as_text=True)  # a lookup, nothing made
+    assert _review_rows(again) == _review_rows(page) and made == [1]
+
+
+def test_an_edited_hand_is_reviewed_again(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
+    from scorer.storage import store
+    from scorer.web.db import get_db
+
+    edit, key = _stored_hand(client, "classic-valid-1")
+    client.get(f"/m/{edit}/hands/{key}/audit")
+    _made(app)
+    assert _review_rows(client.get(f"/m/{edit}/hands/{key}/audit").get_data(as_text=True))
+    with app.test_request_context():
+        db = get_db()
+        row, _can_edit = store.find_match(db, edit)
+        hand = store.get_hand(db, row.id, key)
+        store.update_hand(db, row.id, key, {**hand.record, "notes": "checked"}, expected_version=hand.version)
+    page = client.get(f"/m/{edit}/hands/{key}/audit").get_data(as_text=True)
+    assert 'id="review-making"' in page and not _review_rows(page)
+    _made(app)
+    assert _review_rows(client.get(f"/m/{edit}/hands/{key}/audit").get_data(as_text=True))
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("classic-points", "A review needs the hand&#39;s full trick record: this one holds counted points."),
+    ("classic-captured", "A review needs the hand&#39;s full trick record: this one holds captured cards."),
+])
+def test_a_hand_without_its_tricks_has_no_review_and_says_why(client: FlaskClient, name: str, why: str) -> None:
+    edit, key = _stored_hand(client, name)
+    page = client.get(f"/m/{edit}/hands/{key}/audit")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert why in text and 'id="review-making"' not in text
+
+
+def test_a_hand_audited_on_its_own_is_reviewed_and_its_review_kept_in_memory(
+        client: FlaskClient, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+
+    made = _counted(monkeypatch)
+    link = _audit_link(client, "classic-valid-1")
+    assert 'id="review-making"' in client.get(link).get_data(as_text=True)
+    _made(app)
+    rows = _review_rows(client.get(link).get_data(as_text=True))
+    assert [name for name, *_rest in rows] == ["Anna", "Bruno", "Carla"]
+    assert _review_rows(client.get(link + "?t=2").get_data(as_text=True)) == rows and made == [1]
+    pasted = client.get(_audit_link(client, "classic-points")).get_data(as_text=True)
+    assert "this one holds counted points" in pasted
+
+
+def test_the_audit_sheet_carries_the_review(client: FlaskClient, app) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+    import subprocess
+    if shutil.which("pdftotext") is None:
+        pytest.skip("make test installs poppler-utils")
+    from scorer.engine.analysis import analyse
+    from scorer.engine.numbers import fraction_text
+    from scorer.engine.records import parse_hand
+    from scorer.storage import reviews
+
+    edit, key = _stored_hand(client, "classic-valid-1")
+
+    def text() -> str:
+        pdf = client.get(f"/m/{edit}/hands/{key}/audit.pdf")
+        assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+        return subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf.data, capture_output=True,
+                              check=True).stdout.decode()
+
+    assert "The review is being made" in text()
+    _made(app)
+    sheet = text()
+    record = parse_hand(json.loads((FIXTURES / "classic-valid-1.json").read_text()))
+    review = analyse(record, reviews.first_trick(record))
+    assert "Review: what each card cost" in sheet
+    for name, par, given in zip(record.players, review.par, review.given_up(), strict=True):
+        assert re.search(rf"{name}\s+{re.escape(fraction_text(par))}\s+{re.escape(fraction_text(given))}\b", sheet)
+    assert sheet.count("kept by") == len([p for p in review.plays if p.lost])
+
+
+def test_a_review_past_its_limits_says_so_and_is_not_made_again(
+        client: FlaskClient, app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+
+    made = _counted(monkeypatch, {"problem": "too_large"})
+    edit, key = _stored_hand(client, "classic-valid-1")
+    client.get(f"/m/{edit}/hands/{key}/audit")
+    _made(app)
+    for _ in range(2):
+        page = client.get(f"/m/{edit}/hands/{key}/audit").get_data(as_text=True)
+        assert "The review took longer than its limit and was stopped." in page and 'id="review-making"' not in page
+    assert made == [1]

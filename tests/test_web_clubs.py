@@ -834,3 +834,40 @@ def test_a_roster_with_look_alike_names_is_kept_with_a_warning(app: Flask, clien
         "name": "C\u0430rla"}, follow_redirects=True)  # a Cyrillic а
     said = html.unescape(renamed.get_data(as_text=True))
     assert "“C\u0430rla” and “Carla” look alike" in said and "“Anna” and" not in said  # only the new pair
+
+
+def test_a_players_page_counts_the_points_given_up_in_the_hands_already_reviewed(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only reviews already kept count (the player page makes none); each hand's review is the engine's."""
+    from scorer.engine.analysis import analyse
+    from scorer.engine.numbers import fraction_text
+    from scorer.engine.records import parse_hand
+    from scorer.storage import reviews
+    from scorer.web.reviews import reviewer
+
+    monkeypatch.setitem(reviews.REVIEW_TRICKS, "three", 4)  # a second of search per review
+    edit, _view = new_club(client, roster="Anna\nBruno\nCarla")
+    ids = player_ids(app, edit)
+    token = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    fixture = Path(__file__).parent / "fixtures" / "hands" / "classic-valid-1.json"
+    body = json.loads(fixture.read_text())
+    saved = client.post(f"/m/{token}/hands.json",
+                        json={k: v for k, v in body.items() if k not in ("format", "players", "ruleset")})
+    assert saved.status_code in (200, 201), saved.get_data(as_text=True)
+    key = re.search(r"/hands/([0-9a-f]+)/", client.get(f"/m/{token}/").get_data(as_text=True))
+    assert key
+    client.post(f"/m/{token}/hands.json", json={"dealer": "Carla", "points": {"Anna": 30, "Bruno": 24, "Carla": 24}})
+    page_url = f"/c/{edit}/p/{ids['Bruno']}?lang=en"
+    assert 'id="given-up"' not in client.get(page_url).get_data(as_text=True)  # nothing reviewed yet, none made
+    with app.app_context():
+        assert reviewer().idle(5)
+    client.get(f"/m/{token}/hands/{key.group(1)}/audit")  # the audit asks for the review
+    with app.app_context():
+        assert reviewer().idle(180)
+    record = parse_hand(json.loads(fixture.read_text()))
+    lost = analyse(record, reviews.first_trick(record)).given_up()[1]
+    page = client.get(page_url).get_data(as_text=True)
+    section = page.split('id="given-up"')[1].split("</section>")[0]
+    assert re.search(r"Analysed hands</th><td class=\"num\">1<", section)
+    assert f'Given up in all</th><td class="num">{fraction_text(lost)}<' in section
+    assert "<svg" in section and "From the review of 1 hand" in section

@@ -529,12 +529,29 @@ def _m016_season_ranking(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE club_seasons ADD COLUMN best INTEGER")
 
 
+def _m017_hand_reviews(db: sqlite_utils.Database) -> None:
+    """Each hand's review (storage/reviews.py), kept beside its results: made once in a worker process,
+    then read. Stale when the hand's version, the engine or the first trick weighed differ; it goes
+    with its hand."""
+    db.execute(
+        "CREATE TABLE hand_reviews ("
+        " hand_id INTEGER PRIMARY KEY REFERENCES hands(id) ON DELETE CASCADE,"
+        " engine TEXT NOT NULL,"  # the engine's version that made it
+        " version INTEGER NOT NULL,"  # the hand's version it is for
+        " from_trick INTEGER NOT NULL,"  # the first trick weighed
+        " review TEXT,"  # scarto-analysis/1 (JSON); NULL when it could not be made
+        " given_up TEXT,"  # each seat's points given up (JSON), what a player's statistics read
+        " problem TEXT,"  # why not (the search's limit, the time limit)
+        " made_at TEXT NOT NULL)"
+    )
+
+
 MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept_for_four_and_piccolo,
                                _m004_hand_results, _m005_link_changes, _m006_kept_audits, _m007_entry_keys,
                                _m008_clubs, _m009_nights, _m010_match_changes,
                                _m011_summary_file_sizes, _m012_ends_within_their_limits, _m013_entry_digests,
                                _m014_club_and_night_link_changes, _m015_texts_and_names_that_can_be_seen,
-                               _m016_season_ranking]
+                               _m016_season_ranking, _m017_hand_reviews]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
 ``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""

@@ -38,7 +38,7 @@ from werkzeug.http import parse_accept_header
 
 from ..engine.cardnames import DEFAULT_LANGUAGE
 from ..engine.cardnames import LANGUAGES as ENGINE_LANGUAGES
-from ..engine.limits import MAX_HANDS, MAX_HANDS_KEPT, MAX_UPLOAD_BYTES
+from ..engine.limits import MAX_HANDS, MAX_HANDS_KEPT, MAX_REVIEW_POSITIONS, MAX_UPLOAD_BYTES
 from ..resources import STATIC, TEMPLATES, TRANSLATIONS
 from ..sheets import words
 from ..storage import db as database
@@ -86,6 +86,8 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
         TRUST_PROXY=False,  # SCARTO_TRUST_PROXY=1 behind the TLS proxy (docs/DEPLOY.md)
         PDF_RENDERS=2, PDF_TIMEOUT=30, PDF_WAIT=0.5,  # PDFs at once, seconds each, seconds to wait for a turn
         PDF_QUEUE=2,  # requests that may wait for a turn (the others are told "busy" at once)
+        REVIEW_RUNS=1, REVIEW_QUEUE=16,  # hand reviews made at once (each in a process), hands waiting
+        REVIEW_TIMEOUT=60, REVIEW_POSITIONS=MAX_REVIEW_POSITIONS,  # a review's seconds and positions at most
     )
     app.config.from_prefixed_env("SCARTO")
     if test_config is not None:

@@ -27,6 +27,7 @@ from .db import get_db
 from .downloads import make_pdf, pdf_response, pdf_turn, sheet_name
 from .forms import KEY_USED, Form, VersionForm, entry_key
 from .labels import read_error_text
+from .reviews import ReviewState, hand_review, loose_review
 from .tokens import MATCH, load_by_token
 
 bp = Blueprint("audit", __name__)
@@ -98,14 +99,14 @@ class Ruling:
 
 
 def _render(result: HandResult, *, link: Any, title: str, pdf_url: str | None, back_url: str | None,
-            status: int = 200, ruling: Ruling | None = None) -> tuple[str, int]:
+            status: int = 200, ruling: Ruling | None = None, review: ReviewState | None = None) -> tuple[str, int]:
     problems = result.problems
     all_steps = steps(result.record, result.replay, problems) if result.replay else []
     number, step = _step(all_steps)
     return render_template(
         "audit.html", result=result, record=result.record, steps=all_steps, number=number, step=step,
         what=_what_if(result), link=link, title=title, pdf_url=pdf_url, back_url=back_url, ruling=ruling,
-        form=Form(),
+        form=Form(), review=review or loose_review(result.record),
     ), status
 
 
@@ -140,7 +141,8 @@ def _hand_audit_page(token: str, row: store.MatchRow, hand: store.HandRow, resul
     ruling = (Ruling(url_for("audit.record_ruling", token=token, key=hand.key), hand.version, problem)
               if token == row.edit_token and hand.deleted_at is None else None)
     return _render(result, link=link, title=title, pdf_url=url_for("audit.hand_audit_pdf", token=token, key=hand.key),
-                   back_url=url_for("matches.match_page", token=token), status=status, ruling=ruling)
+                   back_url=url_for("matches.match_page", token=token), status=status, ruling=ruling,
+                   review=hand_review(hand, result.record))
 
 
 @bp.post("/m/<token>/hands/<key>/audit/ruling")
@@ -198,13 +200,14 @@ def hand_audit_pdf(token: str, key: str) -> Response:
     name = sheet_name(row.settings.get("title"), f"hand-{number}-audit" if number else "deleted-hand-audit",
                       "scarto")
     title = _("Audit of hand %(n)s", n=number) if number else _("Audit of a deleted hand")
-    return _audit_pdf(result, title, name)
+    return _audit_pdf(result, title, name, hand_review(hand, result.record))
 
 
-def _audit_pdf(result: HandResult, title: str, name: str) -> Response:
+def _audit_pdf(result: HandResult, title: str, name: str, review: ReviewState | None = None) -> Response:
     with pdf_turn():
         all_steps = steps(result.record, result.replay, result.problems) if result.replay else []
-        html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title)
+        html = render_template("pdf_audit.html", result=result, record=result.record, steps=all_steps, title=title,
+                               review=review or loose_review(result.record))
         return pdf_response(make_pdf(html), name)
 
 

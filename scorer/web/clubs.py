@@ -72,6 +72,7 @@ from .ratings import (
     rating_rows,
 )
 from .recent import recent_clubs, remember, remember_club
+from .reviews import player_given_up
 from .roster import pick_players, roster_lines, roster_problems, seat_order, ticked_players
 from .sharing import share_codes
 from .tokens import CLUB, load_by_token, open_each
@@ -501,6 +502,7 @@ def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, s
                            aliases=club_store.aliases(db, view.club.id, player.id), rename=rename, merge=merge,
                            season=season, seasons=club_store.seasons(db, view.club.id),
                            problem_labels=PROBLEM_LABELS,
+                           given_up=player_given_up(view.summaries, view.seats, player.id, player.name, start, end),
                            form_matches=club_store.club_match_rows(db, view.club.id,
                                                                    [line.match_id for line in detail.form])), status
 

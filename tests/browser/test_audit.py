@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import Taps, no_overflow
+from tests.browser.conftest import COLOUR_RULES, Taps, no_overflow, violations
 
 pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "hands"
@@ -77,3 +77,58 @@ def test_a_what_if_is_recorded_as_the_hands_revision_and_undone(page: Any, live_
     page.locator("#history").click()
     page.locator("text=Ripristina la versione 1").first.click()
     expect(page.locator(".flash").first).to_contain_text("Versione 1 ripristinata")
+
+
+def test_the_review_fills_in_on_a_phone_in_italian_and_reads_in_finnish(
+        page: Any, live_server: str, shot: Any, monkeypatch: pytest.MonkeyPatch, axe_source: str) -> None:
+    """A full record's audit says the review is being made, fills it in by itself when it is ready, with
+    each player's par, given up and score as the engine's review has them, whole at 320 px; a second view,
+    in another language, reads the kept review."""
+    import json
+
+    from scorer.engine.analysis import analyse
+    from scorer.engine.numbers import fraction_text
+    from scorer.engine.records import parse_hand
+    from scorer.storage import reviews
+
+    monkeypatch.setitem(reviews.REVIEW_TRICKS, "three", 6)
+    body = json.loads((FIXTURES / "classic-valid-1.json").read_text())
+    match = {"format": "scarto-match/1", "players": body["players"], "first_dealer": body["dealer"],
+             "ruleset": "classic",
+             "hands": [{k: v for k, v in body.items() if k not in ("format", "players", "ruleset")}]}
+    created = page.request.post(live_server + "/api/matches", data=match, headers={"Content-Type": "application/json"})
+    match_url = str(created.json()["edit_url"])
+    page.set_viewport_size({"width": 320, "height": 760})
+    page.goto(match_url + "?lang=it")
+    page.locator("table.standings tbody tr a").first.click()
+    page.locator("a[href$='/audit']").first.click()
+    expect(page.locator("#review-making")).to_contain_text("L'analisi è in corso")
+    expect(page.locator("#count")).to_be_visible()  # the rest of the audit meanwhile
+    expect(page.locator("#review table.review-sum")).to_be_visible(timeout=120_000)  # filled in by review.js
+    record = parse_hand(json.loads((FIXTURES / "classic-valid-1.json").read_text()))
+    review = analyse(record, reviews.first_trick(record))
+    rows = page.locator("#review table.review-sum tbody tr")
+    for seat, name in enumerate(record.players):
+        expect(rows.nth(seat)).to_have_text(
+            f"{name}{fraction_text(review.par[seat])}{fraction_text(review.given_up()[seat])}"
+            f"{fraction_text(next(c.score for c in _scores(record) if c.name == name))}")
+    expect(page.locator("#review h2")).to_have_text("Analisi: quanto è costata ogni carta")
+    expect(page.locator("#review b.lost")).to_have_count(len([p for p in review.plays if p.lost]))
+    assert no_overflow(page) == []
+    page.locator("#review").scroll_into_view_if_needed()
+    page.locator("#review").screenshot(path=str(shot("audit-review-it-320").parent / "audit-review-it-320-part.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(page.url.split("?")[0] + "?lang=fi")
+    expect(page.locator("#review h2")).to_have_text("Analyysi: mitä kukin kortti maksoi")  # kept: at once
+    expect(page.locator("#review-making")).to_have_count(0)
+    assert no_overflow(page) == []
+    assert violations(page, axe_source) == []
+    page.emulate_media(color_scheme="dark")
+    assert violations(page, axe_source, only=COLOUR_RULES) == []
+    page.locator("#review").screenshot(path=str(shot("audit-review-fi-390-dark").parent / "audit-review-fi-dark.png"))
+    page.locator("#review").screenshot(path=str(shot("audit-review-fi-390").parent / "audit-review-fi-390-part.png"))
+
+
+def _scores(record: Any) -> Any:
+    from scorer.engine.scoring import score_hand
+    return score_hand(record).counts
