@@ -27,7 +27,6 @@ from ..engine.rulesets import find_ruleset
 from ..engine.validation import Problem
 from ..sheets import cardfaces
 from .context import poll_attr
-from .kept import messages_here
 from .labels import (
     PRESET_DESCRIPTIONS,
     PRESET_NAMES,
@@ -43,6 +42,7 @@ from .labels import (
     suit_in_sentence,
     switch_rows,
 )
+from .page_cache import messages_here, slot, slot_json
 
 
 def register(app: Flask, languages: tuple[str, ...]) -> None:
@@ -77,6 +77,8 @@ def register(app: Flask, languages: tuple[str, ...]) -> None:
         "sync_texts": sync_texts,
         "poll_attr": poll_attr,
         "messages_here": messages_here,
+        "slot": slot,
+        "slot_json": slot_json,
         "seat_labels": seat_labels,
     })
     app.context_processor(lambda: {"current_locale": str(get_locale() or "en")})
