@@ -7,17 +7,19 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import ChoiceLoader, DictLoader
 
+from scorer.storage import clubs as club_store
 from scorer.storage import store
 from scorer.web import get_db
 from scorer.web.page_cache import PAGE_CACHE, PageCache
 from tests.handutil import flashes, points_data, record, view_token
-from tests.seed import hand_keys
+from tests.seed import hand_keys, match_file
 from tests.test_web_clubs import new_club, player_ids, start
 from tests.webutil import csrf_token, start_match
 
@@ -333,3 +335,136 @@ def test_the_service_worker_knows_nothing_of_the_entry_forms_markup() -> None:
     worker = (Path(__file__).resolve().parent.parent / "static" / "sw.js").read_text()
     for markup in ('"dealer": ', 'name="dealer"', "<h1>", "<title>", 'id="save">', '"count": "'):
         assert markup not in worker
+
+
+# --- the club and player pages --------------------------------------------------------------
+
+
+def _without_tokens(page: bytes) -> bytes:
+    """A page but for its CSRF token (signed with the time: two looks a second apart differ there)."""
+    return re.sub(rb'name="csrf_token" type="hidden" value="[^"]*"', b"", page)
+
+
+def _served(client: FlaskClient, url: str) -> bytes:
+    """The page as the cache serves it (looked at twice: the second look must be a hit)."""
+    client.get(url)
+    hits = PAGE_CACHE.hits
+    page = client.get(url)
+    assert page.status_code == 200 and PAGE_CACHE.hits == hits + 1, f"{url} served from the cache"
+    return _without_tokens(page.data)
+
+
+def _fresh(client: FlaskClient, url: str) -> bytes:
+    """The page rendered now, nothing cached."""
+    PAGE_CACHE.clear()
+    return _without_tokens(client.get(url).data)
+
+
+@pytest.fixture
+def club_pages(app: Flask, client: FlaskClient) -> dict[str, object]:
+    """A club of four with a match of two hands, its club page and Anna's page (edit link)."""
+    edit, view = new_club(client)
+    ids = player_ids(app, edit)
+    token = start(client, edit, [ids["Anna"], ids["Bruno"], ids["Carla"]])
+    for dealer, anna in (("Anna", 30), ("Bruno", 40)):
+        client.post(f"/m/{token}/hands.json", json={"dealer": dealer, "points": {"Anna": anna, "Bruno": 24,
+                                                                                 "Carla": 78 - 24 - anna}})
+    client.get(f"/c/{edit}/")  # the saves' messages shown
+    return {"edit": edit, "view": view, "ids": ids, "match": token,
+            "urls": [f"/c/{edit}/", f"/c/{edit}/p/{ids['Anna']}", f"/c/{edit}/p/{ids['Bruno']}?lang=en"]}
+
+
+def _change(app: Flask, token: str, change: str) -> None:
+    """A change to a club match's hands, from any path (here: the store, as another phone's save)."""
+    with app.app_context():
+        db = get_db()
+        row, _edit = store.find_match(db, token)
+        first = store.list_hands(db, row.id)[0]
+        if change == "edited":
+            store.update_hand(db, row.id, first.key, {**first.record, "points": {"Anna": 50, "Bruno": 14,
+                                                                                 "Carla": 14}})
+        else:
+            store.delete_hand(db, row.id, first.key)
+
+
+@pytest.mark.parametrize("change", ["edited", "deleted", "restored"])
+def test_a_hand_edited_deleted_or_restored_shows_on_the_club_and_player_pages(
+        app: Flask, client: FlaskClient, club_pages: dict[str, Any], change: str) -> None:
+    urls = club_pages["urls"]
+    before = [_served(client, url) for url in urls]
+    if change == "restored":  # deleted first, the pages looked at meanwhile, then brought back
+        with app.app_context():
+            db = get_db()
+            row, _edit = store.find_match(db, club_pages["match"])
+            first = store.list_hands(db, row.id)[0]
+            store.delete_hand(db, row.id, first.key)
+        deleted = [_served(client, url) for url in urls]
+        assert deleted != before
+        with app.app_context():
+            store.undelete_hand(get_db(), row.id, first.key)
+    else:
+        _change(app, club_pages["match"], change)
+    after = [_served(client, url) for url in urls]
+    assert after == [_fresh(client, url) for url in urls]
+    assert (after == before) is (change == "restored")
+
+
+def test_a_match_added_to_the_club_shows_on_its_pages(app: Flask, client: FlaskClient,
+                                                     club_pages: dict[str, Any]) -> None:
+    urls = club_pages["urls"]
+    before = [_served(client, url) for url in urls]
+    assert client.post(f"/c/{club_pages['edit']}/matches", json=match_file(3)).status_code == 201
+    after = [_served(client, url) for url in urls]
+    assert all(a != b for a, b in zip(after, before, strict=True))
+    assert after == [_fresh(client, url) for url in urls]
+
+
+@pytest.mark.parametrize("change", ["rename", "merge", "season added", "season deleted"])
+def test_a_roster_or_season_change_shows_on_the_club_and_player_pages(
+        app: Flask, client: FlaskClient, club_pages: dict[str, Any], change: str) -> None:
+    urls = club_pages["urls"]
+    ids = club_pages["ids"]
+    with app.app_context():
+        club, _edit = club_store.find_club(get_db(), club_pages["edit"])
+        if change == "season deleted":
+            season = club_store.add_season(get_db(), club.id, "Autunno", "2020-09-01", "2030-12-31")
+    before = [_served(client, url) for url in urls]
+    with app.app_context():
+        db = get_db()
+        if change == "rename":
+            club_store.rename_player(db, club.id, ids["Bruno"], "Bruno Bianchi", None)
+        elif change == "merge":
+            club_store.merge_players(db, club.id, ids["Dora"], ids["Anna"])
+        elif change == "season added":
+            club_store.add_season(db, club.id, "Autunno", "2020-09-01", "2030-12-31")
+        else:
+            club_store.delete_season(db, club.id, season.id)
+    after = [_served(client, url) for url in urls]
+    assert after[0] != before[0] and after[1] != before[1]  # the club's page, Anna's page
+    assert after == [_fresh(client, url) for url in urls]
+
+
+def test_club_pages_are_cached_per_language_and_per_link(club_pages: dict[str, Any], client: FlaskClient) -> None:
+    edit, view, anna = club_pages["edit"], club_pages["view"], club_pages["ids"]["Anna"]
+    for page in ("/c/{}/?lang={}", f"/c/{{}}/p/{anna}?lang={{}}"):
+        english = _served(client, page.format(edit, "en"))
+        italian = _served(client, page.format(edit, "it"))
+        assert b'<html lang="en"' in english and b'<html lang="it"' in italian
+        seen = _served(client, page.format(view, "en"))  # the view link: no form, no edit link
+        assert b"<form" in english and b"<form" not in seen and edit.encode() not in seen
+
+
+def test_a_cached_club_page_carries_each_phones_own_csrf_token_and_messages(
+        app: Flask, club_pages: dict[str, Any], client: FlaskClient) -> None:
+    url = club_pages["urls"][0]
+    other = app.test_client()
+    mine = csrf_token(client.get(url).get_data(as_text=True))
+    hits = PAGE_CACHE.hits
+    theirs = csrf_token(other.get(url).get_data(as_text=True))
+    assert PAGE_CACHE.hits == hits + 1 and theirs not in (None, mine)
+    client.post(f"/m/{club_pages['match']}/hands.json", json={"dealer": "Carla",
+                                                               "points": {"Anna": 30, "Bruno": 24, "Carla": 24}})
+    with client.session_transaction() as session:
+        session["_flashes"] = [("message", "Hand 3 saved")]
+    assert "Hand 3 saved" in client.get(url).get_data(as_text=True)
+    assert "Hand 3 saved" not in other.get(url).get_data(as_text=True)

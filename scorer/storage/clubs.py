@@ -920,3 +920,26 @@ def _check_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -
         raise ReadError.of("limit.club_matches", "matches", count=count + len(club_file.matches),
                            limit=MAX_CLUB_MATCHES)
     return count
+
+
+def club_state(db: sqlite_utils.Database, club_id: int) -> str:
+    """Everything a club's pages show, as one name that changes whenever any of it does: the club's row
+    (name, settings, links), its roster (renames, merges), seasons, nights and history, which matches
+    it holds and who sat where, and each match's state (its count of changes and last change: a hand
+    saved, edited, deleted or restored). The page cache keys the club and player pages on it
+    (web/page_cache.py): a few indexed reads, where a page adds up every match's summary."""
+    rows: list[Any] = []
+    for sql in (
+        "SELECT * FROM clubs WHERE id = ?",
+        "SELECT * FROM club_players WHERE club_id = ? ORDER BY id",
+        "SELECT * FROM club_seasons WHERE club_id = ? ORDER BY id",
+        "SELECT id, title, date, edit_token, view_token, updated_at FROM nights WHERE club_id = ? ORDER BY id",
+        "SELECT max(id), count(*) FROM club_events WHERE club_id = ?",
+        "SELECT count(*), total(m.changes), max(m.updated_at), total(m.id * m.changes) FROM club_matches c "
+        "JOIN matches m ON m.id = c.match_id WHERE c.club_id = ?",
+        "SELECT count(*), total((s.match_id * 8 + s.seat) * s.player_id) FROM club_seats s "
+        "JOIN club_matches c ON c.match_id = s.match_id WHERE c.club_id = ?",
+    ):
+        rows.append(db.execute(sql, [club_id]).fetchall())
+    state = repr((SUMMARY_VERSION, store.engine_version(), rows))
+    return hashlib.sha256(state.encode("utf-8", "surrogatepass")).hexdigest()
