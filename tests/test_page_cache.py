@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -468,3 +469,17 @@ def test_a_cached_club_page_carries_each_phones_own_csrf_token_and_messages(
         session["_flashes"] = [("message", "Hand 3 saved")]
     assert "Hand 3 saved" in client.get(url).get_data(as_text=True)
     assert "Hand 3 saved" not in other.get(url).get_data(as_text=True)
+
+
+def test_a_change_made_by_another_process_shows_on_the_club_page(app: Flask, client: FlaskClient,
+                                                                 club_pages: dict[str, Any]) -> None:
+    """The club's state is read again when anyone committed since (SQLite's data_version), not only
+    this process's connection: another server process renaming a player is seen at the next look."""
+    url = club_pages["urls"][0]
+    before = _served(client, url)
+    other = sqlite3.connect(app.config["DATABASE"])
+    with other:
+        other.execute("UPDATE club_players SET name = 'Bruno Bianchi' WHERE id = ?", [club_pages["ids"]["Bruno"]])
+    other.close()
+    after = _served(client, url)
+    assert after != before and b"Bruno Bianchi" in after
