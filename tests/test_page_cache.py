@@ -308,7 +308,8 @@ def test_without_a_run_mark_there_is_no_shared_cache(app: Flask, client: FlaskCl
     assert not Path(app.config["DATABASE"]).with_name("test.cache.sqlite").exists()
 
 
-def test_the_entry_forms_markup_changes_without_the_cache_knowing(app: Flask, client: FlaskClient) -> None:
+def test_the_entry_forms_markup_changes_without_the_cache_knowing(app: Flask, client: FlaskClient,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Whoever edits the dealer's choice (attributes in another order, one more) needs to know nothing of
     the page cache: the checked dealer, the count and the number come from the request's data."""
     loader = app.jinja_env.loader
@@ -317,8 +318,8 @@ def test_the_entry_forms_markup_changes_without_the_cache_knowing(app: Flask, cl
     moved = source.replace('id="dealer-{{ loop.index0 }}" value="{{ p }}"',
                            'value="{{ p }}" data-seat="{{ loop.index0 }}" id="dealer-{{ loop.index0 }}"')
     assert moved != source
-    app.jinja_env.loader = ChoiceLoader([DictLoader({"_hand_parts.html": moved}), loader])
-    app.jinja_env.cache = {}
+    monkeypatch.setattr(app.jinja_env, "loader", ChoiceLoader([DictLoader({"_hand_parts.html": moved}), loader]))
+    monkeypatch.setattr(app.jinja_env, "cache", {})  # the app is the session's: both put back after
     token = start_match(client)
     entry_page(client, token)
     record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
