@@ -284,12 +284,13 @@ def standings_rows(view: Any, link_hands: bool = True) -> Markup:
     rows = []
     for at, line in enumerate(view.table.lines):
         hand = hands[at] if hands else None
-        linked = link_hands and hand
+        linked = link_hands and hand is not None
         classes = ("open" if linked else "") + (" marked" if line.problems else "") + (
             "" if line.counted else " after-end")
-        number = (f'<a class="row-link" href="{escape(view.hand_url(hand.key))}" aria-label="'
-                  f'{label % {"n": line.number, "dealer": line.dealer}}">{line.number}<span> ›</span></a>'
-                  if linked else str(line.number))
+        number = str(line.number)
+        if link_hands and hand is not None:
+            number = (f'<a class="row-link" href="{escape(view.hand_url(hand.key))}" aria-label="'
+                      f'{label % {"n": line.number, "dealer": line.dealer}}">{number}<span> ›</span></a>')
         cells = "".join(
             f'<td{DEALER_CELL if p == line.dealer else ""}>'
             f'{escape(fraction_text(line.scores[p])) if p in line.scores else "–"}<br>'
