@@ -278,8 +278,10 @@ def standings_rows(view: Any, link_hands: bool = True) -> Markup:
     cell a player, the dealer's marked, the hand's score over the running total."""
     players = view.record.players
     hands = view.hands
-    after_end = f' title="{_("After the end of the match: not counted")}"'  # translations unescaped, as Jinja's
-    flag = f' <span class="flag" title="{_("Rule breach marked")}">!</span>'
+    not_counted = _("After the end of the match: not counted")  # translations unescaped, as Jinja's
+    breach = _("Rule breach marked")
+    after_end = f' title="{not_counted}"'
+    flag = f' <span class="flag" title="{breach}">!</span>'
     label = Markup(_("Hand %(n)s, dealt by %(dealer)s"))
     rows = []
     for at, line in enumerate(view.table.lines):
