@@ -121,7 +121,7 @@ def test_nothing_is_kept_when_told_so(app: Flask, client: FlaskClient) -> None:
     assert len(PAGE_CACHE) == 0 and PAGE_CACHE.hits == 0
 
 
-def test_kept_parts_are_bounded_by_size_oldest_out_first() -> None:
+def test_cached_pages_are_bounded_by_size_oldest_out_first() -> None:
     kept = PageCache()
     one = sys.getsizeof("x" * 100)  # memory, not characters: a "—" makes every character two bytes
     assert sys.getsizeof("—" + "x" * 99) > one + 90
