@@ -10,6 +10,12 @@ that match's summary is made again. The cold figure (every summary made from the
 hands, as after an engine upgrade) is printed too.
 Run: ``.venv/bin/python bench/bench_clubs.py`` (``--write`` records the figures in
 bench/RESULTS.md under "## Clubs").
+
+``--cached`` measures the club and player pages side by side, interleaved in one run: served from
+the page cache, rendered at every look (``PAGE_CACHE_BYTES=0``: what the pages cost before they
+were cached, and what the first look after a change costs), and a bare route (``/_bare``, answering
+"ok" through the same app and its hooks, in process: bench/bare_server.py's route without the
+server) as the reference; ``--write`` records them under "## Club pages cached".
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,10 +51,9 @@ RESULTS = ROOT / "bench" / "RESULTS.md"
 COMMAND = ".venv/bin/python bench/bench_clubs.py --write"
 
 
-def build(folder: str) -> tuple[object, dict[str, str], float]:
+def build(folder: str, **config: object) -> tuple[object, dict[str, str], float]:
     """The app, the club, the pages to time, and the seconds the cold summaries took."""
-    app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "bench",
-                      "SERVER_NAME": "scarto.test"})
+    app = bench_app(folder, **config)
     rng = random.Random(14)
     start = datetime.date(2025, 1, 1)
     with app.app_context():
@@ -85,6 +91,71 @@ def build(folder: str) -> tuple[object, dict[str, str], float]:
     return app, pages, cold
 
 
+def bench_app(folder: str, **config: object) -> Any:
+    """The app on the bench's database, with a bare route beside its pages (the reference)."""
+    app = create_app({"TESTING": True, "DATABASE": f"{folder}/bench.sqlite", "SECRET_KEY": "bench",
+                      "SERVER_NAME": "scarto.test", **config})
+
+    @app.get("/_bare")
+    def bare() -> str:
+        return "ok"
+
+    return app
+
+
+CACHED_PAGES = ("club page", "player page", "player page (a season)")
+CACHED_HEADING = "## Club pages cached"
+CACHED_COMMAND = ".venv/bin/python bench/bench_clubs.py --cached --write"
+
+
+def side_by_side(folder: str, pages: dict[str, str], rounds: int, requests: int) -> dict[str, list[float]]:
+    """Milliseconds per request of the bare route and each page, cached and rendered at every look:
+    ``rounds`` rounds of ``requests`` requests, the variants taking turns (the machine's load falls on
+    all of them alike)."""
+    cached = bench_app(folder).test_client()
+    rendered = bench_app(folder, PAGE_CACHE_BYTES=0).test_client()
+    variants = {"bare route": (cached, "/_bare")}
+    for name in CACHED_PAGES:
+        variants[f"{name}, cached"] = (cached, pages[name])
+        variants[f"{name}, rendered"] = (rendered, pages[name])
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    for _ in range(rounds):
+        for name, (client, url) in variants.items():
+            times[name] += measure(client, url, requests)
+    return times
+
+
+def cached_section(times: dict[str, list[float]], rounds: int, requests: int, load: tuple[float, float]) -> str:
+    today = datetime.date.today().isoformat()
+    bare = statistics.median(times["bare route"])
+    rows = []
+    for name, values in times.items():
+        median = statistics.median(values)
+        rows.append(f"| {name} | {median:.2f} ms | {p95(values):.2f} ms | {1000 / median:,.0f} | {bare / median:.0%} |")
+    return "\n".join([
+        CACHED_HEADING,
+        "",
+        f"`{CACHED_COMMAND}` ({today}): the club of \"Clubs\" ({MATCHES} matches, {MATCHES * HANDS:,} hands), each",
+        "page served from the page cache and rendered at every look (`PAGE_CACHE_BYTES=0`, as before the",
+        "pages were cached; what the first look after a change still costs), beside a bare route (`/_bare`",
+        "answering \"ok\" through the same app and its hooks). Flask's test client, in process: no server,",
+        "so the bare route is the app's own floor, stricter than bench/bare_server.py's through waitress",
+        f"(which adds the same server cost to every route). {rounds} interleaved rounds of {requests} requests",
+        f"per variant; Python {platform.python_version()}; load average {load[0]:.1f} at the start and "
+        f"{load[1]:.1f} at the end on {os.cpu_count()} cores (a shared machine: medians).",
+        "",
+        "| variant | median | p95 | requests/s | of the bare route's |",
+        "|---|---|---|---|---|",
+        *rows,
+        "",
+        "A page is cached until anything of its club changes (storage.clubs.club_state; README \"The",
+        "caches\"): the ratings table, the player's rating and its chart are in the cached page, so they",
+        "cost what the page costs. Rendered is what every look cost before the pages were cached. Target:",
+        f"cached, at least 50 % of the bare route's requests/s; rendered, under {TARGET_MS:.0f} ms.",
+        "",
+    ])
+
+
 def measure(client: object, url: str, requests: int) -> list[float]:
     """Milliseconds per request, after two warm-up requests."""
     for _ in range(2):
@@ -118,7 +189,9 @@ def section(rows: list[tuple[str, float, float]], requests: int, cold: float) ->
         f"`{COMMAND}` ({today}): server time per request through Flask's test client, in process,",
         f"{requests} requests per page after two warm-ups, a club of {MATCHES} matches and "
         f"{MATCHES * HANDS:,} hands",
-        "(eight players, three a table, the classic fixtures, eight seasons) on SQLite in WAL mode;",
+        "(eight players, three a table, the classic fixtures, eight seasons) on SQLite in WAL mode, every",
+        "page rendered at each look (`PAGE_CACHE_BYTES=0`: served from the page cache, see \"Club pages",
+        "cached\");",
         f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
         "(a shared machine: medians, not means).",
         "",
@@ -163,6 +236,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=30)
     parser.add_argument("--write", action="store_true", help="record the figures in bench/RESULTS.md")
+    parser.add_argument("--cached", action="store_true",
+                        help="the club and player pages cached and rendered, beside a bare route, interleaved")
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--limit", action="store_true",
                         help="a club of 10,000 matches of 2 hands each (the most a club holds), 5 requests a page")
     args = parser.parse_args()
@@ -170,8 +246,11 @@ def main() -> None:
     if args.limit:
         MATCHES, HANDS = MAX_CLUB_MATCHES, 2
         args.requests = min(args.requests, 5)
+    if args.cached:
+        cached_main(args)
+        return
     with tempfile.TemporaryDirectory() as folder:
-        app, pages, cold = build(folder)
+        app, pages, cold = build(folder, PAGE_CACHE_BYTES=0)  # what each page costs to make
         print(f"cold summaries: {cold:.2f} s")
         client = app.test_client()  # type: ignore[attr-defined]
         rows = []
@@ -182,6 +261,21 @@ def main() -> None:
     text = (limit_section if args.limit else section)(rows, args.requests, cold)
     if args.write:
         replace_section(RESULTS, LIMIT_HEADING if args.limit else "## Clubs", text)
+        print(f"Written to {RESULTS.relative_to(ROOT)}.")
+
+
+def cached_main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        _app, pages, _cold = build(folder)
+        load = os.getloadavg()[0]
+        times = side_by_side(folder, pages, args.rounds, args.requests)
+    bare = statistics.median(times["bare route"])
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:34} median {median:6.2f} ms   p95 {p95(values):6.2f} ms   {bare / median:5.0%} of bare")
+    text = cached_section(times, args.rounds, args.requests, (load, os.getloadavg()[0]))
+    if args.write:
+        replace_section(RESULTS, CACHED_HEADING, text)
         print(f"Written to {RESULTS.relative_to(ROOT)}.")
 
 

@@ -8,6 +8,11 @@ temporary folder: the time is the server's (routing, database, core, templates),
 not the network's. Run: ``.venv/bin/python bench/bench_web.py`` (``--write``
 records the figures in bench/RESULTS.md under "## Web"; ``--profile PAGE`` prints
 the cProfile of that page).
+
+``--against PATH`` times the match page of this checkout beside another checkout of the code at
+PATH (``git worktree add /tmp/before <commit>``): served from the page cache, and rendered at every
+look (what the first look after a change costs), in alternating subprocesses, so the machine's
+load falls on both alike; ``--write`` records them under "## Match page, before and after".
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime
+import os
 import platform
 import pstats
 import statistics
@@ -105,6 +111,72 @@ def section(rows: list[tuple[str, float, float]], requests: int) -> str:
     return "\n".join(lines)
 
 
+VERSUS_HEADING = "## Match page, before and after"
+VERSUS = r"""
+import json, statistics, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+from scorer import create_app
+from tests.seed import seed_match
+out = {}
+with tempfile.TemporaryDirectory() as folder:
+    for name, bound in (("cached", 64 << 20), ("rendered", 0)):
+        app = create_app({"TESTING": True, "DATABASE": f"{folder}/{name}.sqlite", "SECRET_KEY": "bench",
+                          "SERVER_NAME": "scarto.test", "PAGE_CACHE_BYTES": bound, "KEPT_PAGE_BYTES": bound})
+        edit, _view = seed_match(app, 20)
+        client = app.test_client()
+        for _ in range(3):
+            client.get(f"/m/{edit}/")
+        times = []
+        for _ in range(int(sys.argv[2])):
+            began = time.perf_counter()
+            client.get(f"/m/{edit}/").get_data()
+            times.append((time.perf_counter() - began) * 1000)
+        out[name] = times
+print(json.dumps(out))
+"""
+"""One round of one checkout: the match page of a 20-hand match, cached and rendered (either name of
+the cache's bound, so that a checkout from before the page cache was named is timed the same)."""
+
+
+def versus(other: Path, rounds: int, requests: int) -> dict[str, dict[str, list[float]]]:
+    """Milliseconds per request of the match page, this checkout and ``other``, rounds taking turns."""
+    import json
+    import subprocess
+
+    times: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
+    for _ in range(rounds):
+        for label, root in (("before", other), ("after", ROOT)):
+            done = subprocess.run([sys.executable, "-c", VERSUS, str(root), str(requests)], cwd=root,
+                                  capture_output=True, text=True, check=True)
+            for name, values in json.loads(done.stdout.splitlines()[-1]).items():
+                times[label].setdefault(name, []).extend(values)
+    return times
+
+
+def versus_section(times: dict[str, dict[str, list[float]]], other: str, rounds: int, requests: int,
+                   load: tuple[float, float]) -> str:
+    today = datetime.date.today().isoformat()
+    rows = []
+    for name in ("cached", "rendered"):
+        before, after = (statistics.median(times[label][name]) for label in ("before", "after"))
+        rows.append(f"| {name} | {before:.2f} ms | {after:.2f} ms | {after / before:.2f} |")
+    return "\n".join([
+        VERSUS_HEADING,
+        "",
+        f"`.venv/bin/python bench/bench_web.py --against {other} --write` ({today}): the match page of a",
+        "20-hand match through Flask's test client, in process, served from the page cache and rendered at",
+        "every look (`PAGE_CACHE_BYTES=0`: the first look after a change), before (the checkout named) and",
+        f"after (this one); {rounds} rounds of {requests} requests each, the two checkouts taking turns in",
+        f"subprocesses; medians. Python {platform.python_version()}; load average {load[0]:.1f} at the start",
+        f"and {load[1]:.1f} at the end on {os.cpu_count()} cores (a shared machine).",
+        "",
+        "| match page | before | after | after / before |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+    ])
+
+
 def write(text: str) -> None:
     """Replace the "## Web" section of RESULTS.md (or add it), leaving the other sections alone."""
     replace_section(RESULTS, "## Web", text)
@@ -115,7 +187,17 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=50)
     parser.add_argument("--write", action="store_true", help="record the figures in bench/RESULTS.md")
     parser.add_argument("--profile", metavar="PAGE", help="profile one page (e.g. 'match page')")
+    parser.add_argument("--against", metavar="PATH", type=Path, help="another checkout to time the match page beside")
+    parser.add_argument("--rounds", type=int, default=6)
     args = parser.parse_args()
+    if args.against:
+        load = os.getloadavg()[0]
+        times = versus(args.against.resolve(), args.rounds, args.requests)
+        text = versus_section(times, str(args.against), args.rounds, args.requests, (load, os.getloadavg()[0]))
+        print(text)
+        if args.write:
+            replace_section(RESULTS, VERSUS_HEADING, text)
+        return
     with tempfile.TemporaryDirectory() as folder:
         app, pages = build(folder)
         client = app.test_client()  # type: ignore[attr-defined]

@@ -10,10 +10,10 @@ From the environment:
 - THREADS: threads per process (8). The PDFs a process makes at once (``SCARTO_PDF_RENDERS``, 2) and
   the requests waiting for a turn (``SCARTO_PDF_QUEUE``, 2) are kept fewer together, so a thread is left
   for pages and assets (:func:`leave_a_thread`).
-- The processes of one run share the pages they render (:mod:`scorer.storage.shelf`): the
-  parent marks the run (``SCARTO_KEPT_RUN``) and empties the shelf before they start.
+- The processes of one run share the pages they render (the shared cache, :mod:`scorer.storage.shared_cache`):
+  the parent marks the run (``SCARTO_PAGE_CACHE_RUN``) and empties the shared cache before they start.
 - POLL: how waitress's loop waits on its connections: epoll (the default; registrations
-  kept, :mod:`scorer.kept_poll`), poll (kept, on poll()), waitress (its own loop).
+  cached, :mod:`scorer.cached_poll`), poll (cached, on poll()), waitress (its own loop).
 - CONNECTION_LIMIT (4000 per process) and CHANNEL_TIMEOUT (30 s): idle or half-open
   connections are dropped after the timeout (waitress's defaults, 100 and 120 s, let 150
   half-open connections lock everyone out). CLIENT_CONNECTIONS (100 per process and address)
@@ -53,9 +53,9 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask, WSGITask
 from werkzeug.test import EnvironBuilder
 
-from . import kept_poll
+from . import cached_poll
 from .engine.limits import MAX_SERVER_BODY_BYTES, MAX_UPLOAD_BYTES
-from .storage import shelf
+from .storage import shared_cache
 from .web.safety import REFUSED, SERVED_AT
 
 log = logging.getLogger("scorer.access")
@@ -195,7 +195,7 @@ class BoundedChannel(HTTPChannel):
     - a request must arrive within :attr:`ClientBounds.request_seconds` of its first byte, its headers
       and then its body (given time by its size at :attr:`ClientBounds.body_rate`, for a slow phone's
       upload): dribbled bytes do not keep it alive. Checked at each read and, for one gone silent, each
-      time the loop asks the connection (at least once a second with the kept poll, scorer/kept_poll.py);
+      time the loop asks the connection (at least once a second with the cached poll, scorer/cached_poll.py);
     - one address holds at most :attr:`ClientBounds.connections` connections at once: a connection past
       them is closed as soon as it is accepted. A phone opens six at most, so a hundred leaves room for
       a few phones sharing one address, and the others' connections are always there.
@@ -313,9 +313,9 @@ POLL_WAYS = ("epoll", "poll", "waitress")
 
 
 def _serve_socket(sock: socket.socket, options: dict[str, Any]) -> None:
-    way = os.environ.get("POLL", "epoll")  # POLL=poll: kept registrations on poll(); POLL=waitress: its own
+    way = os.environ.get("POLL", "epoll")  # POLL=poll: cached registrations on poll(); POLL=waitress: its own
     if way != "waitress":
-        kept_poll.install(epoll=way == "epoll")
+        cached_poll.install(epoll=way == "epoll")
     app = _app()
     BoundedChannel.limit(client_bounds(trust_proxy=bool(app.app.config.get("TRUST_PROXY"))))
     TcpWSGIServer.channel_class = BoundedChannel
@@ -348,14 +348,15 @@ def _reserve(host: str, port: int) -> socket.socket:
     return reserve
 
 
-def _share_kept_pages(config: Any) -> None:
-    """The processes about to start share their rendered pages: a mark of this run (in every key on the
-    shelf, so nothing the last run's code made is served) and an empty shelf (web/kept.py)."""
-    path = shelf.shelf_path(str(config.get("DATABASE") or ""))
-    if path is None or not int(config.get("KEPT_PAGE_BYTES", 1)):
+def _share_page_cache(config: Any) -> None:
+    """The processes about to start share their rendered pages: a mark of this run (in every key of the
+    shared cache, so nothing the last run's code made is served) and an empty shared cache
+    (web/page_cache.py)."""
+    path = shared_cache.shared_cache_path(str(config.get("DATABASE") or ""))
+    if path is None or not int(config.get("PAGE_CACHE_BYTES", config.get("KEPT_PAGE_BYTES", 1))):
         return
-    os.environ["SCARTO_KEPT_RUN"] = "run-" + secrets.token_hex(8)  # "run-": never read as a JSON number
-    shelf.reset(path)
+    os.environ["SCARTO_PAGE_CACHE_RUN"] = "run-" + secrets.token_hex(8)  # "run-": never read as a JSON number
+    shared_cache.reset(path)
 
 
 def worker_count() -> int:
@@ -409,9 +410,9 @@ def main() -> None:
         sys.exit(exc.exit_code)
     _fit_pdfs(checked.app.config, options["threads"])
     if workers > 1:
-        _share_kept_pages(checked.app.config)
+        _share_page_cache(checked.app.config)
     else:  # one process shares with nobody: a mark left in the environment would keep an old run's pages
-        os.environ.pop("SCARTO_KEPT_RUN", None)
+        os.environ.pop("SCARTO_PAGE_CACHE_RUN", None)
     try:
         reserve = _reserve(host, port) if workers > 1 else socket.create_server((host, port),
                                                                                 backlog=options["backlog"])

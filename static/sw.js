@@ -153,8 +153,9 @@ function mark(html, date, waiting) {
   return waiting ? countWaiting(html, waiting) : html;
 }
 
-/* The new-hand form kept from before: the hands waiting on this phone come first, so this one is
-   the hand after them (its number, the count it expects, the next dealer in seating order). */
+/* The new-hand form cached from before: the hands waiting on this phone come first, so this one is
+   the hand after them. The page is told how many wait and who dealt the last (<html data-waiting>);
+   offline.js moves the form's number, count and dealer on from there. */
 function waitingFor(entries, url) {
   if (!/^\/m\/[^/]+\/hands\/new\//.test(url.pathname)) return null;
   var match = matchOf(url.href), mine = entries.filter(function (e) { return e.match === match && e.kind === "new"; });
@@ -162,23 +163,8 @@ function waitingFor(entries, url) {
 }
 
 function countWaiting(html, waiting) {
-  var field = /(name="expected_count" type="hidden" value=")(\d+)"/.exec(html);
-  if (!field) return html;
-  var seen = +field[2], count = seen + waiting.length, dealer = fields(waiting[waiting.length - 1]).dealer;
-  var players = [], re = /name="dealer" id="dealer-\d+" value="([^"]*)"/g, m;
-  while ((m = re.exec(html))) players.push(unescapeHtml(m[1]));
-  var at = players.indexOf(dealer), next = at >= 0 ? players[(at + 1) % players.length] : null;
-  html = html.replace(field[0], field[1] + count + '"')
-    .replace(/("count": ")\d+(")/, "$1" + count + "$2")
-    .replace(new RegExp("(<title>[^<]*?)\\b" + (seen + 1) + "\\b"), "$1" + (count + 1))
-    .replace(new RegExp("(<h1>[^<]*?)\\b" + (seen + 1) + "\\b"), "$1" + (count + 1))
-    .replace(new RegExp('(id="save">[^<]*?)\\b' + (seen + 1) + "\\b"), "$1" + (count + 1));
-  if (next !== null) {
-    html = html.replace(/(name="dealer" id="dealer-\d+" value="[^"]*") checked/g, "$1")
-      .replace(new RegExp('(name="dealer" id="dealer-\\d+" value="' + escapeHtml(next).replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + '")'), "$1 checked")
-      .replace(/("dealer": )"[^"]*"/, "$1" + JSON.stringify(next).replace(/'/g, "\\u0027"));
-  }
-  return html;
+  var told = JSON.stringify({ hands: waiting.length, dealer: fields(waiting[waiting.length - 1]).dealer || null });
+  return html.replace("<html ", '<html data-waiting="' + escapeHtml(told) + '" ');
 }
 
 /* --- the entries kept on the phone ----------------------------------------------------- */

@@ -213,7 +213,7 @@ def test_make_run_serves_with_a_process_per_core(tmp_path: Path) -> None:
         token = phone.post_json("/api/matches", points_match(2)).json()["edit_url"].rstrip("/").split("/")[-1]
         assert phone.get(f"/m/{token}/").status == 200
         phone.close()
-        shelf = sqlite3.connect(tmp_path / "procs.kept.sqlite")  # what a process renders, for the other one
+        shelf = sqlite3.connect(tmp_path / "procs.cache.sqlite")  # what a process renders, for the other one
         try:
             assert shelf.execute("SELECT count(*) FROM pages").fetchone()[0] >= 1
         finally:
@@ -223,12 +223,12 @@ def test_make_run_serves_with_a_process_per_core(tmp_path: Path) -> None:
 
 def test_one_process_shares_nothing_whatever_the_environment_says(tmp_path: Path) -> None:
     """A run mark left in the environment (a unit file) would keep serving an old run's pages."""
-    with _Server(tmp_path / "one.sqlite", extra={"WORKERS": "1", "SCARTO_KEPT_RUN": "run-stale"}) as server:
+    with _Server(tmp_path / "one.sqlite", extra={"WORKERS": "1", "SCARTO_PAGE_CACHE_RUN": "run-stale"}) as server:
         phone = Client(server.port)
         token = phone.post_json("/api/matches", points_match(2)).json()["edit_url"].rstrip("/").split("/")[-1]
         assert phone.get(f"/m/{token}/").status == 200
         phone.close()
-    assert not (tmp_path / "one.kept.sqlite").exists()
+    assert not (tmp_path / "one.cache.sqlite").exists()
 
 
 def _connections_of(pid: int, port: int) -> int:
@@ -374,7 +374,7 @@ def test_one_slow_client_cannot_shut_the_others_out(tmp_path: Path, poll: str) -
     One address now holds a bounded number of connections, and a request must arrive within its time from
     its first byte, whatever it dribbles. Small figures here (the defaults: 100 connections, 20 s)."""
     extra = {"WORKERS": "1", "CONNECTION_LIMIT": "120", "CLIENT_CONNECTIONS": "20", "REQUEST_TIMEOUT": "2",
-             "POLL": poll}  # the kept poll, and waitress's own loop
+             "POLL": poll}  # the cached poll, and waitress's own loop
     with _Server(tmp_path / "slow.sqlite", extra=extra, threads=4) as server:
         slow = _dribblers(server.port, 200, "127.0.0.2")  # more than the whole process's connections
         try:

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.engine.records import parse_match
@@ -342,3 +343,46 @@ def test_the_api_says_which_names_look_alike(client: FlaskClient) -> None:
     club = client.post("/api/clubs", json={"format": "scarto-club/1", "name": "Circolo",
                                            "players": ["Ivo", "lvo", "Carla"]}).get_json()
     assert [w[:16] for w in club["warnings"]] == ["“Ivo” and “lvo” "]
+
+
+LOOP_ROWS = """  {% for line in view.table.lines %}{% set hand = view.hands[loop.index0] if view.hands else none %}
+  {#- a row's cells unindented: 20 rows, 300 bytes of the match page's budget #}
+  <tr class="{% if link_hands and hand %}open{% endif %}{% if line.problems %} marked{% endif %}{% if not line.counted %} after-end{% endif %}"{% if not line.counted %} title="{{ _('After the end of the match: not counted') }}"{% endif %}>
+<td>{% if link_hands and hand %}<a class="row-link" href="{{ view.hand_url(hand.key) }}" aria-label="{{ _('Hand %(n)s, dealt by %(dealer)s', n=line.number, dealer=line.dealer) }}">{{ line.number }}<span> ›</span></a>{% else %}{{ line.number }}{% endif %}{% if line.problems %} <span class="flag" title="{{ _('Rule breach marked') }}">!</span>{% endif %}</td>
+{% for p in players %}<td{% if p == line.dealer %} class="d"{% endif %}>{{ line.scores[p]|points if p in line.scores else "–" }}<br><small>{{ line.totals[loop.index0]|points }}</small></td>{% endfor %}
+</tr>
+  {%- endfor %}
+"""  # noqa: E501
+"""The standings' rows as a template loop wrote them, a call to escape a value: the reference."""
+
+
+@pytest.mark.parametrize("language", ["en", "it", "de"])
+def test_the_standings_rows_made_in_one_pass_are_the_template_loops(app: Flask, client: FlaskClient, language: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same HTML as the loop they replace: breaches marked, thirds, hands after the end, names to
+    escape, an earlier page of hands, the view link; in three languages."""
+    from jinja2 import ChoiceLoader, DictLoader
+
+    from scorer.web import get_db
+    from tests.seed import PLAYERS, _rename, match_file
+
+    app.config["PAGE_CACHE_BYTES"] = 0
+    names = dict(zip(PLAYERS, ["Anna", "Zoë <Z>", "Carla & \"Co\""], strict=True))
+    long_match = _rename(match_file(30), names)
+    after_end = {**match_file(9, title="Over"), "end": {"hands": 4}}
+    with app.app_context():
+        rows = [store.create_match(get_db(), parse_match(data)) for data in (long_match, after_end)]
+    urls = [f"/m/{rows[0].edit_token}/", f"/m/{rows[0].edit_token}/?page=2", f"/m/{rows[0].view_token}/",
+            f"/m/{rows[1].edit_token}/"]
+    pages = [client.get(f"{url}{'&' if '?' in url else '?'}lang={language}").get_data(as_text=True) for url in urls]
+    loader = app.jinja_env.loader
+    assert loader is not None
+    source = loader.get_source(app.jinja_env, "_standings.html")[0]
+    assert "  {{ standings_rows(view, link_hands) }}\n" in source
+    monkeypatch.setattr(app.jinja_env, "loader", ChoiceLoader([DictLoader({"_standings.html": source.replace(
+        "  {{ standings_rows(view, link_hands) }}\n", LOOP_ROWS)}), loader]))
+    monkeypatch.setattr(app.jinja_env, "cache", {})  # the app is the session's: both put back after
+    looped = [client.get(f"{url}{'&' if '?' in url else '?'}lang={language}").get_data(as_text=True) for url in urls]
+    assert pages == looped
+    joined = "".join(pages)
+    assert 'class="open marked"' in joined and "after-end" in joined and "Zoë &lt;Z&gt;" in joined

@@ -24,6 +24,7 @@ import hmac
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -940,3 +941,53 @@ def _check_part(db: sqlite_utils.Database, club: ClubRow, club_file: ClubFile) -
         raise ReadError.of("limit.club_matches", "matches", count=count + len(club_file.matches),
                            limit=MAX_CLUB_MATCHES)
     return count
+
+
+def club_state(db: sqlite_utils.Database, club_id: int) -> str:
+    """Everything a club's pages show, as one name that changes whenever any of it does: the club's row
+    (name, settings, links), its roster (renames, merges), seasons, nights and history, which matches
+    it holds and who sat where, and each match's state (its count of changes and last change: a hand
+    saved, edited, deleted or restored). The page cache keys the club and player pages on it
+    (web/page_cache.py).
+
+    Worked out again only when the database changed since (:data:`_STATES`): reading it costs more
+    than the rest of serving a cached page."""
+    conn = db.conn
+    version = conn.execute("PRAGMA data_version").fetchone()[0]
+    seen = _STATES.get((id(conn), club_id))
+    if seen is not None and seen[0] is conn and seen[1:3] == (version, conn.total_changes):
+        return seen[3]
+    state = db.execute(_STATE, {"club": club_id}).fetchone()
+    seasons = db.execute("SELECT * FROM club_seasons WHERE club_id = ? ORDER BY id", [club_id]).fetchall()
+    text = repr((SUMMARY_VERSION, store.engine_version(), state, seasons))
+    name = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    if len(_STATES) >= MAX_STATES:
+        _STATES.clear()
+    _STATES[(id(conn), club_id)] = (conn, version, conn.total_changes, name)
+    return name
+
+
+_STATES: dict[tuple[int, int], tuple[sqlite3.Connection, int, int, str]] = {}
+"""The club states worked out, by connection and club, with the database's version then: SQLite's
+``data_version`` (another connection, in any process, committed since) and the connection's own
+``total_changes`` (it wrote since). Each thread has its connection, so no lock is needed."""
+MAX_STATES = 4096
+"""States remembered at most (threads times clubs looked at): past it, they are all forgotten."""
+
+
+_STATE = """SELECT
+ (SELECT name || char(0) || settings || char(0) || updated_at || char(0) || edit_key || char(0) || view_key
+  FROM clubs WHERE id = :club),
+ (SELECT group_concat(id || ':' || name || ':' || ifnull(short, '') || ':' || ifnull(merged_into, ''), char(1))
+  FROM club_players WHERE club_id = :club),
+ (SELECT group_concat(id || ':' || title || ':' || date || ':' || edit_token || ':' || view_token || ':' || updated_at,
+  char(1)) FROM nights WHERE club_id = :club),
+ (SELECT ifnull(max(id), 0) || ':' || count(*) FROM club_events WHERE club_id = :club),
+ (SELECT count(*) || ':' || total(m.changes) || ':' || ifnull(max(m.updated_at), '') || ':' || total(m.id * m.changes)
+  FROM club_matches c JOIN matches m ON m.id = c.match_id WHERE c.club_id = :club),
+ (SELECT count(*) || ':' || total((s.match_id * 8 + s.seat) * s.player_id)
+  FROM club_seats s JOIN club_matches c ON c.match_id = s.match_id WHERE c.club_id = :club),
+ (SELECT count(*) || ':' || ifnull(max(r.made_at), '') FROM hand_reviews r JOIN hands h ON h.id = r.hand_id
+  JOIN club_matches c ON c.match_id = h.match_id WHERE c.club_id = :club)"""
+"""The club's state but for its seasons (read whole: their columns may grow) in one read; the hand
+reviews a worker stores later count too (a player's page shows the points given up)."""

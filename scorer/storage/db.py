@@ -554,7 +554,7 @@ MIGRATIONS: list[Migration] = [_m001_initial, _m002_token_keys, _m003_rules_kept
                                _m016_season_ranking, _m017_hand_reviews]
 """Numbered schema changes, applied in order; never edit one that has shipped, add another.
 One that changes hands or a match's settings sets the match's ``updated_at`` and adds to its
-``changes`` (the state the phones poll and the kept pages are keyed on: web/kept.py)."""
+``changes`` (the state the phones poll and the cached pages are keyed on: web/page_cache.py)."""
 
 
 def migrate(db: sqlite_utils.Database) -> int:

@@ -61,6 +61,7 @@ from .labels import (
     message_text,
 )
 from .lookalikes import warn_look_alikes
+from .page_cache import cached_page
 from .ratings import (
     best_and_worst,
     club_ratings,
@@ -231,24 +232,40 @@ def _file_errors(club_file: club_files.ClubFile) -> list[str]:
 @bp.get("/c/<token>/")
 def club_page(token: str) -> Any:
     """The club: start a match, the table, the players, the seasons, the matches, the history."""
-    return _club_page(token, SeasonForm(formdata=None))
+    return _club_page(token)
 
 
-def _club_page(token: str, season_form: SeasonForm) -> BaseResponse:
-    view = club_view(token)
-    db = get_db()
-    matches = club_store.club_matches(db, view.club.id, limit=30)
-    by_id = {s.match_id: s for s in view.summaries}
-    history = list(reversed(club_store.events(db, view.club.id)))[:20]
-    table = view.table()[:10]
-    ratings = club_ratings(view.club, view.summaries, view.seats)
-    response = Response(render_template(
-        "club_page.html", view=view, table=table, places=table_places(table),
-        ratings=rating_rows(ratings, {k: p.name for k, p in view.players.items()})[:10],
-        seasons=club_store.seasons(db, view.club.id),
-        season_form=season_form, matches=matches, more_matches=max(0, len(view.summaries) - len(matches)), by_id=by_id,
-        history=history, preset_names=PRESET_NAMES))
-    return remember_club(response, token)
+def _club_page(token: str, season_form: SeasonForm | None = None) -> BaseResponse:
+    """The club's page, cached until anything it shows changes; with ``season_form``, the season form as
+    it was sent (refused: what was typed stays, on a page of the phone's own)."""
+    club, _can_edit = load_by_token(CLUB, token)
+
+    def render() -> str:
+        view = club_view(token)
+        db = get_db()
+        matches = club_store.club_matches(db, view.club.id, limit=30)
+        by_id = {s.match_id: s for s in view.summaries}
+        history = list(reversed(club_store.events(db, view.club.id)))[:20]
+        table = view.table()[:10]
+        ratings = club_ratings(view.club, view.summaries, view.seats)
+        return render_template(
+            "club_page.html", view=view, table=table, places=table_places(table),
+            ratings=rating_rows(ratings, {k: p.name for k, p in view.players.items()})[:10],
+            seasons=club_store.seasons(db, view.club.id),
+            season_form=season_form or SeasonForm(formdata=None), matches=matches,
+            more_matches=max(0, len(view.summaries) - len(matches)), by_id=by_id,
+            history=history, preset_names=PRESET_NAMES)
+
+    page = cached_page(_club_key("club page", club, token), render, own=season_form is not None)
+    return remember_club(Response(page), token)
+
+
+def _club_key(page: str, club: club_store.ClubRow, token: str, *more: str | int) -> tuple[str | int, ...]:
+    """A club page's key in the page cache: the club's state (any hand, match, roster, season, night or
+    rating change of the club makes a new one), the link it was opened with (edit or view), the
+    language and the day (a form's dates)."""
+    return (page, token, *more, current_language(), club_store.club_state(get_db(), club.id),
+            date.today().isoformat())
 
 
 @bp.get("/c/<token>/share")
@@ -476,15 +493,25 @@ def player_page(token: str, player_id: int) -> Any:
 
 
 def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, status: int = 200) -> Any:
-    """The player's page; with ``rename``, the rename form as it was sent (refused: what was typed stays)."""
-    view = club_view(token)
-    db = get_db()
+    """The player's page, cached until anything of the club changes; with ``rename``, the rename form as
+    it was sent (refused: what was typed stays, on a page of the phone's own)."""
+    club, _can_edit = load_by_token(CLUB, token)
     try:
-        player = club_store.get_player(db, view.club.id, player_id)
+        player = club_store.get_player(get_db(), club.id, player_id)
     except store.NotFound:
         abort(404)
     if player.merged_into is not None:
         return redirect(url_for("clubs.player_page", token=token, player_id=player.merged_into))
+
+    def render() -> str:
+        return _render_player_page(club_view(token), player, rename)
+
+    key = _club_key("player page", club, token, player.id, request.args.get("season", ""))
+    return Response(cached_page(key, render, own=rename is not None), status)
+
+
+def _render_player_page(view: ClubView, player: club_store.PlayerRow, rename: PlayerForm | None) -> str:
+    db = get_db()
     season, start, end = _season(view)
     detail = stats.player_detail(view.summaries, view.seats, player.id, start, end)
     chart = cumulative_chart([player.name], [[v] for v in detail.running()][-200:],
@@ -504,7 +531,7 @@ def _player_page(token: str, player_id: int, rename: PlayerForm | None = None, s
                            problem_labels=PROBLEM_LABELS,
                            given_up=player_given_up(view.summaries, view.seats, player.id, player.name, start, end),
                            form_matches=club_store.club_match_rows(db, view.club.id,
-                                                                   [line.match_id for line in detail.form])), status
+                                                                   [line.match_id for line in detail.form]))
 
 
 @bp.post("/c/<token>/p/<int:player_id>/rename")

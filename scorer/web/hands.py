@@ -18,8 +18,6 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
-from jinja2.utils import htmlsafe_json_dumps
-from markupsafe import escape
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
@@ -42,7 +40,6 @@ from .db import get_db
 from .forms import entry_key
 from .hands_forms import FORM_OF_BODY, FORMS, EntryError, HandForm, LiveForm, tricks_from_codes, tricks_from_text
 from .jsonio import json_fields, posted_json
-from .kept import kept_page
 from .labels import (
     PROBLEM_LABELS,
     card_label,
@@ -53,6 +50,7 @@ from .labels import (
     read_error_text,
 )
 from .match_views import MatchPage, match_page_view
+from .page_cache import Slot, SlotValue, cached_page, slot
 from .tokens import MATCH, load_by_token
 
 bp = Blueprint("hands", __name__)
@@ -98,14 +96,11 @@ def new_hand(token: str, form: str) -> Any:
         abort(404)
     if request.method in ("GET", "HEAD"):  # HEAD: the page's headers, not a refused save
         view = match_page_view(token, edit=True, lines=0)
-        # the same empty form from hand to hand: kept, the hand's number, count and dealer put in (the
-        # live page's too, in live.js's data)
-        dealer = DEALER_MARK if form == "live" else None
+        # the same empty form from hand to hand: cached, the hand's number, count and dealer in its slots
         board = _board(view, None)  # a duplicate table's next board: the live page offers its cards
-        page = kept_page(("entry", token, form, current_language(), _settings_key(view.row),
-                          store.engine_version(), board[1].number if board else None),
-                         lambda: _empty_page(view, form, dealer, COUNT_MARK, NUMBER_MARK))
-        return _fill_in(page, view)
+        return cached_page(("entry", token, form, current_language(), _settings_key(view.row),
+                            store.engine_version(), board[1].number if board else None),
+                           lambda: _empty_page(view, form), _next_hand(view))
     view = match_page_view(token, edit=True, lines=0)  # what the form needs, whatever the match's length
     return _save(view, _form(FORMS[form], view), None)
 
@@ -433,8 +428,8 @@ def _problem_short(problem: Problem) -> str:
 def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: Outcome | None = None, *,
           number: str | None = None, kept: bool = False) -> Any:
     """The entry page for the form (with what went wrong, if anything); ``number``: the hand's number as
-    the page shows it, when the caller puts it in; ``kept``: the page is kept for every next hand, the
-    rotation's dealer put in when it is sent (``_fill_in``)."""
+    the page shows it, when the caller puts it in; ``kept``: the page is cached for every next hand, the
+    hand's count and dealer in its slots (``_next_hand``)."""
     rules = view.record.ruleset
     if number is None and hand is None:
         seen = (form.expected_count.data or "").strip()
@@ -451,7 +446,9 @@ def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: 
                    else url_for(".new_hand", token=view.token, form=form.form_name)),
     }
     if isinstance(form, LiveForm):
-        context["config"] = _live_config(view, form, hand, form.dealer.data if kept else rotation)
+        context["config"] = _live_config(view, form, hand, rotation)
+        if kept:  # the next hand's count and dealer: the cached page's slots
+            context["config"].update(count=Slot("count"), dealer=Slot("dealer"), rotation=Slot("dealer"))
         context["texts"] = live_texts(tuple(view.record.players), new_hand=hand is None)
         template = "hand_live.html"
     else:
@@ -460,38 +457,23 @@ def _page(view: MatchPage, form: HandForm, hand: store.HandRow | None, outcome: 
     return render_template(template, **context), status
 
 
-COUNT_MARK = "\x00count\x00"
-NUMBER_MARK = "\x00number\x00"
-DEALER_MARK = "\x00dealer\x00"
-"""Where a kept entry page has the match's count of hands, the next hand's number and (in live.js's
-data) the dealer: strings no page contains."""
-JSON_COUNT_MARK = json.dumps(COUNT_MARK)[1:-1].encode()
-JSON_DEALER_MARK = json.dumps(DEALER_MARK).encode()
-"""The marks as ``tojson`` writes them in live.js's data (NULs as ``\\u0000``; the dealer with its quotes)."""
-
-
-def _empty_page(view: MatchPage, form: str, dealer: str | None, count: str, number: str | None = None) -> str:
-    """The entry page for the next hand, nothing typed yet."""
+def _empty_page(view: MatchPage, form: str) -> str:
+    """The entry page for the next hand, nothing typed yet: what varies from hand to hand (its number,
+    the count of hands it expects, the dealer) in the page's slots, filled by :func:`_next_hand`."""
     entry = _form(FORMS[form], view)
-    entry.dealer.data = dealer
-    entry.expected_count.data = count
-    page, _status = _page(view, entry, None, number=number, kept=True)
+    entry.expected_count.data = slot("count")
+    page, _status = _page(view, entry, None, number=slot("number"), kept=True)
     return str(page)
 
 
-def _fill_in(page: bytes, view: MatchPage) -> bytes:
-    """A kept entry page made this match's next hand: its number, the count it expects, the dealer."""
-    page = page.replace(COUNT_MARK.encode(), str(view.count).encode())
-    page = page.replace(NUMBER_MARK.encode(), str(view.next_number).encode())
-    dealer = view.table.next_dealer if view.table.next_dealer in view.record.players else None
-    if JSON_COUNT_MARK in page:  # live.js's data
-        page = page.replace(JSON_COUNT_MARK, str(view.count).encode())
-        page = page.replace(JSON_DEALER_MARK, str(htmlsafe_json_dumps(dealer)).encode())
-    if dealer is not None:
-        seat = view.record.players.index(dealer)
-        choice = f'id="dealer-{seat}" value="{escape(dealer)}"'.encode()  # as _hand_parts.html's dealer_choice
-        page = page.replace(choice + b">", choice + b" checked>", 1)
-    return page
+def _next_hand(view: MatchPage) -> dict[str, SlotValue]:
+    """The values of a cached entry page's slots for this match now: the next hand's number, the count
+    of hands the form expects, and the dealer by the rotation (checked among the dealer's choices
+    with ``dealer-checked-<seat>``, and in live.js's data)."""
+    players = view.record.players
+    dealer = view.table.next_dealer if view.table.next_dealer in players else None
+    return {"count": str(view.count), "number": str(view.next_number), "dealer": dealer,
+            **{f"dealer-checked-{seat}": " checked" if name == dealer else "" for seat, name in enumerate(players)}}
 
 
 def _settings_key(row: store.MatchRow) -> str:

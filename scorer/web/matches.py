@@ -18,11 +18,11 @@ from ..storage import store
 from .db import get_db
 from .downloads import disposition, sheet_name
 from .forms import said_at
-from .kept import kept_answer, kept_frame, kept_part
 from .labels import current_language, preset_table, switch_rows
 from .lookalikes import warn_look_alikes
 from .match_views import PAGE_HANDS, match_page_view
 from .matches_forms import MatchForm
+from .page_cache import cached_answer, cached_page
 from .recent import recent_clubs, recent_tokens, remember
 from .sharing import share_codes
 from .tokens import MATCH, load_by_token, open_each
@@ -72,19 +72,17 @@ def match_page(token: str) -> Any:
         view = match_page_view(token, page=page, loaded=(row, can_edit))
         return render_template("_match_body.html", view=view, switches=switch_rows(view.record.ruleset))
 
-    # the standings, chart and rules are the same for every phone until the match changes: kept rendered,
-    # and with them the whole page for the phones it shows nothing of their own (a message, a club link)
-    key = ("match", token, page, current_language(), row.changes, row.updated_at, store.engine_version())
+    # the standings, chart and rules are the same for every phone until the match changes: cached, the
+    # phone's own link to its club (when it opened the club) in a slot
+    key = ("match page", token, page, current_language(), row.changes, row.updated_at, store.engine_version())
     title = row.settings.get("title") or _("Scarto match")
 
-    keep = not recent_clubs()
-
-    def frame() -> str:  # a kept page holds its body: the body is kept apart only for the other phones
-        body = Markup(render()) if keep else kept_part(key, render)
-        return render_template("match.html", title=title, match_id=row.id, body=body, tag=row.changes,
+    def frame() -> str:
+        return render_template("match.html", title=title, match_id=row.id, body=Markup(render()), tag=row.changes,
                                home=url_for("matches.match_page", token=token))
 
-    page_bytes = kept_frame(("match page", title, *key), frame, keep=keep)
+    club = (lambda: Markup(render_template("_match_club.html", match_id=row.id))) if recent_clubs() else ""
+    page_bytes = cached_page((title, *key), frame, {"club": club})
     return remember(Response(page_bytes), token)
 
 
@@ -121,7 +119,7 @@ def export_json(token: str) -> Response:
 @bp.get("/m/<token>/standings.json")
 def standings_json(token: str) -> Response:
     """``scarto-standings/1``, as ``scarto match --json`` prints it: the same until the match changes, so
-    kept as sent (it lists every hand: a long match's is made once a change, not at every look)."""
+    cached as sent (it lists every hand: a long match's is made once a change, not at every look)."""
     row, _can_edit = load_by_token(MATCH, token)
 
     def render() -> bytes:
@@ -130,4 +128,4 @@ def standings_json(token: str) -> Response:
         return (json.dumps(table.to_dict(), ensure_ascii=False) + "\n").encode()
 
     key = ("standings.json", row.id, row.changes, row.updated_at, store.engine_version())
-    return Response(kept_answer(key, render), mimetype="application/json")
+    return Response(cached_answer(key, render), mimetype="application/json")

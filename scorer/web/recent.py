@@ -41,7 +41,10 @@ def remember(response: BaseResponse, token: str) -> BaseResponse:
 
 
 def remember_club(response: BaseResponse, token: str) -> BaseResponse:
-    """Keep the club on this phone's start page."""
-    tokens = [token] + [t for t in recent_clubs() if t != token]
+    """Keep the club on this phone's start page (not sent again while it is the newest there)."""
+    known = recent_clubs()
+    if known and known[0] == token:
+        return response
+    tokens = [token] + [t for t in known if t != token]
     response.set_cookie(CLUBS_COOKIE, ".".join(tokens[:6]), max_age=400 * 24 * 3600, samesite="Lax", httponly=True)
     return response

@@ -1,4 +1,4 @@
-"""waitress's loop with kept registrations (scorer/kept_poll.py) serves as waitress's own does:
+"""waitress's loop with cached registrations (scorer/cached_poll.py) serves as waitress's own does:
 many kept-alive connections in any order, answers larger than a socket takes at once, idle
 connections closed after the timeout, and closed ones forgotten; a connection whose request is
 with a worker is asked again when that worker is done, not at every round of the loop."""
@@ -16,7 +16,7 @@ import pytest
 from waitress import wasyncore
 from waitress.server import create_server
 
-from scorer import kept_poll
+from scorer import cached_poll
 
 BIG = 24 * 1024 * 1024
 """More than the sockets between server and client hold: the server has to wait to write the rest."""
@@ -37,8 +37,8 @@ def _app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
 
 @pytest.fixture(params=["epoll", "poll"])
 def server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    monkeypatch.setattr(wasyncore, "poll2", kept_poll.KeptPoll(epoll=request.param == "epoll"))
-    monkeypatch.setattr(kept_poll, "SWEEP", 0.2)
+    monkeypatch.setattr(wasyncore, "poll2", cached_poll.CachedPoll(epoll=request.param == "epoll"))
+    monkeypatch.setattr(cached_poll, "SWEEP", 0.2)
     served = create_server(_app, host="127.0.0.1", port=0, threads=4, channel_timeout=1, cleanup_interval=1,
                            asyncore_use_poll=True, ident="test")
     thread = threading.Thread(target=served.run, daemon=True)
@@ -103,7 +103,7 @@ def test_an_idle_connection_is_closed_after_the_timeout_and_forgotten(server: An
         time.sleep(0.05)
     time.sleep(0.3)
     assert len(server._map) == 2
-    assert set(poll.kept) <= set(server._map)
+    assert set(poll.registered) <= set(server._map)
 
 
 def test_a_closed_connection_makes_room_for_the_next(server: Any) -> None:
@@ -115,7 +115,7 @@ def test_a_closed_connection_makes_room_for_the_next(server: Any) -> None:
 
 def test_the_next_request_on_a_connection_is_read_when_its_worker_is_done_not_at_the_sweep(
         server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kept_poll, "SWEEP", 30.0)  # a connection forgotten would wait that long
+    monkeypatch.setattr(cached_poll, "SWEEP", 30.0)  # a connection forgotten would wait that long
     with socket.create_connection(("127.0.0.1", server.effective_port), timeout=10) as phone:
         for n in range(20):
             started = time.monotonic()
@@ -125,15 +125,15 @@ def test_the_next_request_on_a_connection_is_read_when_its_worker_is_done_not_at
 
 def test_connections_with_a_worker_are_not_asked_at_every_round(
         server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kept_poll, "SWEEP", 30.0)
+    monkeypatch.setattr(cached_poll, "SWEEP", 30.0)
     asked: list[Any] = []
-    flags = kept_poll._flags
+    flags = cached_poll._flags
 
     def asking(obj: Any) -> int:
         asked.append(obj)
         return flags(obj)
 
-    monkeypatch.setattr(kept_poll, "_flags", asking)
+    monkeypatch.setattr(cached_poll, "_flags", asking)
     port = server.effective_port
     HELD.clear()
     held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3)]  # 3 of the 4 workers
@@ -167,7 +167,7 @@ def test_connections_with_a_worker_are_not_asked_at_every_round(
 def test_a_connection_its_worker_closed_is_named_for_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     """A failed send closes the socket in the worker; the descriptor may go to the next connection,
     which the loop must then ask as itself."""
-    poll = kept_poll.KeptPoll(epoll=False)
+    poll = cached_poll.CachedPoll(epoll=False)
     socket_map: dict[int, Any] = {}
     poll(0.0, socket_map)  # the loop's first round: the map's workers name their connections to it
 
@@ -178,6 +178,6 @@ def test_a_connection_its_worker_closed_is_named_for_the_loop(monkeypatch: pytes
     def closing(channel: Any) -> None:
         channel._fileno = None
 
-    monkeypatch.setattr(kept_poll, "_service", closing)
-    kept_poll._served(Channel())  # type: ignore[arg-type]
+    monkeypatch.setattr(cached_poll, "_service", closing)
+    cached_poll._served(Channel())  # type: ignore[arg-type]
     assert list(poll.touched) == [97]

@@ -1,4 +1,4 @@
-"""waitress's poll loop with each connection's registration kept between rounds.
+"""waitress's poll loop with each connection's registration cached between rounds.
 
 waitress (3.0, ``asyncore_use_poll``) asks every connection on every round of its loop whether it
 wants to read or write, calling two Python methods for each, and registers them all with a new
@@ -70,12 +70,12 @@ class _Epoll:
         return self.epoll.poll(-1 if timeout is None else timeout / 1000)
 
 
-class KeptPoll:
+class CachedPoll:
     """A drop-in for ``waitress.wasyncore.poll2`` over one socket map (a server process has one)."""
 
     def __init__(self, *, epoll: bool = hasattr(select, "epoll")) -> None:
         self.pollster: Any = _Epoll() if epoll else select.poll()
-        self.kept: dict[int, tuple[Any, int]] = {}  # descriptor: (its dispatcher, the flags registered)
+        self.registered: dict[int, tuple[Any, int]] = {}  # descriptor: (its dispatcher, the flags registered)
         self.asking: set[int] = set()  # asked next round: had an event, named by a worker, writing, or not a connection
         self.swept = 0.0
         self.accepted = False
@@ -113,7 +113,7 @@ class KeptPoll:
         sweep = now - self.swept >= SWEEP
         if sweep or self.accepted:
             self.accepted = False
-            self.asking.update(socket_map.keys() - self.kept.keys())  # opened since the last look
+            self.asking.update(socket_map.keys() - self.registered.keys())  # opened since the last look
         touched = self.touched
         while touched:  # popleft: a worker may append meanwhile (deque's ends are thread-safe)
             fd = touched.popleft()
@@ -121,7 +121,7 @@ class KeptPoll:
                 self.asking.add(fd)
         if sweep:
             self.swept = now
-            for fd in self.kept.keys() - socket_map.keys():
+            for fd in self.registered.keys() - socket_map.keys():
                 self._forget(fd)
             ask: Any = list(socket_map)  # a copy, as waitress's loop takes (a close from another thread)
         else:
@@ -136,19 +136,19 @@ class KeptPoll:
                 self.asking.discard(fd)  # quiet until its socket has something, or its worker is done
             else:
                 self.asking.add(fd)
-            kept = self.kept.get(fd)
-            if kept is not None and kept[0] is obj and kept[1] == flags:
+            registered = self.registered.get(fd)
+            if registered is not None and registered[0] is obj and registered[1] == flags:
                 continue
-            if kept is not None and kept[1]:
+            if registered is not None and registered[1]:
                 self.pollster.unregister(fd)
             if flags:  # as waitress's loop: a dispatcher that wants nothing is not polled
                 self.pollster.register(fd, flags)
-            self.kept[fd] = (obj, flags)
+            self.registered[fd] = (obj, flags)
 
     def _forget(self, fd: int) -> None:
-        kept = self.kept.pop(fd, None)
+        registered = self.registered.pop(fd, None)
         self.asking.discard(fd)
-        if kept is not None and kept[1]:
+        if registered is not None and registered[1]:
             self.pollster.unregister(fd)
 
 
@@ -164,14 +164,14 @@ def _flags(obj: Any) -> int:
 
 _serving = threading.local()
 """The connection a worker thread is serving (waitress's ``HTTPChannel.service``), if any."""
-_WATCHING: dict[int, KeptPoll] = {}
-"""The kept poll running each socket map, by the map's id: a server's workers name their connections to
-the loop of their own server's map (waitress's own loop has none: nothing is kept for it)."""
+_WATCHING: dict[int, CachedPoll] = {}
+"""The cached poll running each socket map, by the map's id: a server's workers name their connections to
+the loop of their own server's map (waitress's own loop has none: nothing is cached for it)."""
 _service = HTTPChannel.service
 
 
 def _name(server: Any, fd: int | None) -> None:
-    """Tell the kept poll of ``server``'s map to ask ``fd`` at its next round."""
+    """Tell the cached poll of ``server``'s map to ask ``fd`` at its next round."""
     poll = _WATCHING.get(id(server._map))
     if poll is not None and fd is not None:
         poll.touched.append(fd)
@@ -209,12 +209,12 @@ def _pull_trigger(server: BaseWSGIServer) -> None:
 
 
 def _watch_workers() -> None:
-    """Have waitress's workers name their connections to the kept polls (the classes patched once)."""
+    """Have waitress's workers name their connections to the cached polls (the classes patched once)."""
     if HTTPChannel.service is not _served:
         HTTPChannel.service = _served
         BaseWSGIServer.pull_trigger = _pull_trigger
 
 
 def install(*, epoll: bool = hasattr(select, "epoll")) -> None:
-    """Make waitress's loop (in this process) use a kept poll; its ``loop`` looks ``poll2`` up at each call."""
-    wasyncore.poll2 = KeptPoll(epoll=epoll)
+    """Make waitress's loop (in this process) use a cached poll; its ``loop`` looks ``poll2`` up at each call."""
+    wasyncore.poll2 = CachedPoll(epoll=epoll)
