@@ -22,6 +22,7 @@ on simulated hands of every preset and deal. Standard library only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
@@ -123,6 +124,8 @@ class _Trick:
     gains: tuple[int, ...]
     fool_seat: int
     """Who kept the Fool played to this trick (-1: none, or it went to the winner)."""
+    total: int
+    """What the trick's cards are worth together, in thirds (the sum of ``gains``)."""
 
 
 def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, last: bool) -> _Trick:
@@ -146,7 +149,7 @@ def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, l
             gains[winner] += 1
         else:
             gains[winner] += order.thirds[b]
-    return _Trick(winner, tuple(gains), fool_seat)
+    return _Trick(winner, tuple(gains), fool_seat, sum(gains))
 
 
 def _fool_captured(rules: Ruleset, last: bool) -> bool:
@@ -344,16 +347,39 @@ class Solver:
         if guess is None:  # an equal share of what is left, as a start
             guess = (position.players - 1) * sum(self.order.thirds[b] for hand in position.hands
                                                    for b in _bits(hand)) // position.players
-        low, high = -_INFINITY, _INFINITY
-        value = guess
+        low, high = self._limits(position, p)
+        beta, step, rising = min(max(guess, low + 1), high), 0, None
         while low < high:
-            beta = value + 1 if value == low else value
             value = self._future(position, p, beta - 1, beta)
-            if value < beta:
-                high = value
-            else:
+            if value >= beta:
                 low = value
-        return value
+            else:
+                high = value
+            if low >= high:
+                return value
+            # the same way again: the guess was far off, so stride (doubling) instead of crawling
+            step = 2 * step + position.players if rising is (value >= beta) else 0
+            rising = value >= beta
+            beta = min(low + 1 + step, high) if rising else max(high - step, low + 1)
+        return low
+
+    def _limits(self, position: Position, p: int) -> tuple[int, int]:
+        """What ``p`` may still add from ``position``, at least and at most, from the cards alone
+        (:meth:`_bounds_for`, with the cards on the table counted as still in play)."""
+        n = position.players
+        order = self.order
+        cards = sum(1 << b for b in position.trick)
+        left = sum(order.thirds[b] for hand in position.hands for b in _bits(hand)) + sum(
+            order.thirds[b] for b in position.trick)
+        hands = [*position.hands, cards]
+        low, high = 0, (n - 1) * left
+        if self.rules.fool_forfeit and (position.fool_seat >= 0 or any(h & order.fool for h in hands)):
+            low -= (n - 1) * FOOL_FORFEIT
+            high += (n - 1) * FOOL_FORFEIT
+        if self.rules.ultimo:
+            low -= 3 * ULTIMO_BONUS
+            high += (n - 1) * 3 * ULTIMO_BONUS
+        return low, high
 
     def values(self, position: Position, played: CardIndex | None = None) -> dict[CardIndex, Fraction | None]:
         """The mover's guaranteed value after each card they may play (equal cards solved once).
@@ -404,6 +430,39 @@ class Solver:
             found = self._closed[key] = _close(self.order, self.rules, trick, leader, last)
         return found
 
+    def _bounds_for(self, p: int, n: int) -> Callable[[list[int], list[int]], tuple[int, int]]:
+        """What ``p`` may still add at a trick's start, at least and at most, from the cards alone:
+        every card's worth goes to somebody's pile, so ``p`` gains between nothing and all of it,
+        less or plus a forfeited Fool and the last-trick bonus while they may still move. A window
+        beyond these needs no search (a position where ``p`` is sure of nothing more is common:
+        proving it used to mean searching every continuation)."""
+        w = n - 1
+        rules, order = self.rules, self.order
+        fool, bagatto = order.fool, order.bagatto
+        forfeit = w * FOOL_FORFEIT if rules.fool_forfeit else 0
+        bonus = 3 * ULTIMO_BONUS if rules.ultimo else 0
+        either = rules.ultimo == "bagatto_or_fool"
+        me = 1 << p
+
+        def bounds(hands: list[int], state: list[int]) -> tuple[int, int]:
+            low, high = 0, w * state[5]
+            if forfeit:
+                fool_seat = state[2]
+                if not state[1] & me and (hands[p] & fool or fool_seat == p):
+                    low -= forfeit
+                elif (fool_seat < 0 and any(h & fool for h in hands)) or (fool_seat >= 0 and state[3] == p):
+                    high += forfeit
+            if bonus:
+                held = 0
+                for h in hands:
+                    held |= h
+                if held & bagatto or (either and held & fool):
+                    low -= bonus
+                    high += w * bonus
+            return low, high
+
+        return bounds
+
     def _future(self, position: Position, p: int, alpha: int = -_INFINITY, beta: int = _INFINITY) -> int:
         """What ``p`` is sure to add to their units from ``position`` to the end of the hand
         (fail-soft: a bound when the value lies outside the window ``alpha``, ``beta``)."""
@@ -419,7 +478,10 @@ class Solver:
         history = self._history.setdefault(p, [0] * (n << 7))
         hands = list(position.hands)
         trick = list(position.trick)
-        state = [position.leader, position.won, position.fool_seat, position.fool_winner, position.number]
+        state = [position.leader, position.won, position.fool_seat, position.fool_winner, position.number,
+                 sum(order.thirds[b] for hand in position.hands for b in _bits(hand))
+                 + sum(order.thirds[b] for b in position.trick)]
+        bounds = self._bounds_for(p, n)
         closed_trick = self._closed_trick
         limit = self.node_limit if self.node_limit is not None else _INFINITY
         nodes = self.nodes
@@ -458,11 +520,13 @@ class Solver:
                 entry = table.get(key)
                 if entry is not None:
                     lo, hi, first = entry
-                    if lo >= beta or lo == hi:
-                        return lo
-                    if hi <= alpha:
-                        return hi
-                    alpha, beta = max(alpha, lo), min(beta, hi)
+                else:
+                    lo, hi = bounds(hands, state)
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                alpha, beta = max(alpha, lo), min(beta, hi)
             legal = _legal(order, overtrump, hand, trick)
             maximising = seat == p
             if legal & (legal - 1):
@@ -505,6 +569,7 @@ class Solver:
                     if closed.fool_seat >= 0:
                         state[2], state[3] = closed.fool_seat, closed.winner
                     state[4] += 1
+                    state[5] -= closed.total
                     trick.clear()
                     if last:
                         value = gain + end_units(cards, closed)
@@ -529,7 +594,6 @@ class Solver:
             if len(moves) > 1:
                 history[(seat << 7) + best_move] += 1
             if key is not None:
-                lo, hi = (entry[0], entry[1]) if entry is not None else (-_INFINITY, _INFINITY)
                 if best <= low:
                     hi = min(hi, best)
                 elif best >= high:
