@@ -126,6 +126,8 @@ class _Trick:
     """Who kept the Fool played to this trick (-1: none, or it went to the winner)."""
     total: int
     """What the trick's cards are worth together, in thirds (the sum of ``gains``)."""
+    cards: int
+    """The trick's cards, as a mask."""
 
 
 def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, last: bool) -> _Trick:
@@ -149,7 +151,7 @@ def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, l
             gains[winner] += 1
         else:
             gains[winner] += order.thirds[b]
-    return _Trick(winner, tuple(gains), fool_seat, sum(gains))
+    return _Trick(winner, tuple(gains), fool_seat, sum(gains), sum(1 << b for b in trick))
 
 
 def _fool_captured(rules: Ruleset, last: bool) -> bool:
@@ -335,6 +337,8 @@ class Solver:
         self._tables: dict[int, dict[tuple[int, ...], tuple[int, int, int]]] = {}
         self._history: dict[int, list[int]] = {}
         self._closed: dict[tuple[tuple[int, ...], int, bool], _Trick] = {}
+        self._endings: dict[int, dict[tuple[tuple[int, ...], int, int, int, int], int]] = {}
+        """Per player, the worth of each last trick (its cards, leader and what decides the Fool)."""
 
     def value(self, position: Position, seat: int) -> Fraction:
         """The hand score ``seat`` is sure to reach from ``position`` (every other player against them)."""
@@ -475,12 +479,14 @@ class Solver:
         overtrump = rules.overtrump
         forfeit_rule = rules.fool_forfeit
         table = self._tables.setdefault(p, {})
+        endings = self._endings.setdefault(p, {})
         history = self._history.setdefault(p, [0] * (n << 7))
         hands = list(position.hands)
         trick = list(position.trick)
         state = [position.leader, position.won, position.fool_seat, position.fool_winner, position.number,
                  sum(order.thirds[b] for hand in position.hands for b in _bits(hand))
-                 + sum(order.thirds[b] for b in position.trick)]
+                 + sum(order.thirds[b] for b in position.trick),
+                 _separators(position.hands, -1, position.trick)]
         bounds = self._bounds_for(p, n)
         closed_trick = self._closed_trick
         limit = self.node_limit if self.node_limit is not None else _INFINITY
@@ -507,13 +513,16 @@ class Solver:
             entry = None
             if k == 0 and state[4] == last_trick:  # one card each: the last trick plays itself
                 cards = tuple(hands[(leader + j) % n].bit_length() - 1 for j in range(n))
-                closed = closed_trick(cards, leader, True)
-                saved = state[:]
-                state[1] |= 1 << closed.winner
-                if closed.fool_seat >= 0:
-                    state[2], state[3] = closed.fool_seat, closed.winner
-                value = w * closed.gains[p] + end_units(cards, closed)
-                state[:] = saved
+                ending = (cards, leader, state[1], state[2], state[3])
+                value = endings.get(ending)
+                if value is None:
+                    closed = closed_trick(cards, leader, True)
+                    saved = state[:]
+                    state[1] |= 1 << closed.winner
+                    if closed.fool_seat >= 0:
+                        state[2], state[3] = closed.fool_seat, closed.winner
+                    value = endings[ending] = w * closed.gains[p] + end_units(cards, closed)
+                    state[:] = saved
                 return value
             if k == 0:
                 key = (*hands, leader, state[1], state[2], state[3]) if forfeit_rule else (*hands, leader)
@@ -530,7 +539,7 @@ class Solver:
             legal = _legal(order, overtrump, hand, trick)
             maximising = seat == p
             if legal & (legal - 1):
-                moves = [run[-1] for run in _runs(order, legal, _separators(hands, seat, trick))]
+                moves = _tops(order, legal, state[6] & ~hand)
                 if len(moves) > 1:
                     if k == n - 1:  # the last card of the trick: its worth to p is known at once
                         last = state[4] == last_trick
@@ -570,6 +579,7 @@ class Solver:
                         state[2], state[3] = closed.fool_seat, closed.winner
                     state[4] += 1
                     state[5] -= closed.total
+                    state[6] ^= closed.cards
                     trick.clear()
                     if last:
                         value = gain + end_units(cards, closed)
@@ -635,6 +645,24 @@ def _runs(order: _Order, legal: int, others: int) -> list[list[int]]:
             runs.append([b])
         previous = b
     return runs
+
+
+def _tops(order: _Order, legal: int, others: int) -> list[int]:
+    """The strongest card of each run of equivalent legal cards (:func:`_runs`, without the lists)."""
+    suit, thirds = order.suit, order.thirds
+    out: list[int] = []
+    previous = -1
+    while legal:
+        low = legal & -legal
+        legal ^= low
+        b = low.bit_length() - 1
+        if (previous >= 0 and suit[b] == suit[previous] and thirds[b] == thirds[previous]
+                and not others & (low - (2 << previous))):
+            out[-1] = b
+        else:
+            out.append(b)
+        previous = b
+    return out
 
 
 def _top(order: _Order, trick: list[int]) -> int:
