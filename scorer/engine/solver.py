@@ -340,9 +340,21 @@ class Solver:
         self._endings: dict[int, dict[tuple[tuple[int, ...], int, int, int, int], int]] = {}
         """Per player, the worth of each last trick (its cards, leader and what decides the Fool)."""
 
-    def value(self, position: Position, seat: int) -> Fraction:
-        """The hand score ``seat`` is sure to reach from ``position`` (every other player against them)."""
-        return _score(self.rules, position.players, _units(position, seat) + self._exact(position, seat))
+    def value(self, position: Position, seat: int, near: Fraction | None = None) -> Fraction:
+        """The hand score ``seat`` is sure to reach from ``position`` (every other player against them).
+
+        ``near`` is a guess of it (the value of a position a card or a trick later, say): the
+        narrow searches start there, and the closer it is the fewer they are. Any guess gives
+        the same value."""
+        units = _units(position, seat)
+        return _score(self.rules, position.players, units + self._exact(position, seat, self._guess(near, units)))
+
+    def _guess(self, near: Fraction | None, units: int) -> int | None:
+        """A hand score guessed for a position, as the units still to come there (``units`` so far)."""
+        if near is None:
+            return None
+        w = self.rules.players - 1
+        return int((near + self.rules.base) * 3 * w) - units
 
     def _exact(self, position: Position, p: int, guess: int | None = None) -> int:
         """``_future`` exactly, by narrow searches converging on it (MTD(f)): each proves the value
@@ -385,7 +397,8 @@ class Solver:
             high += (n - 1) * 3 * ULTIMO_BONUS
         return low, high
 
-    def values(self, position: Position, played: CardIndex | None = None) -> dict[CardIndex, Fraction | None]:
+    def values(self, position: Position, played: CardIndex | None = None,
+               near: Fraction | None = None) -> dict[CardIndex, Fraction | None]:
         """The mover's guaranteed value after each card they may play (equal cards solved once).
 
         Exact for ``played`` and for the best cards; a card that secures less maps to None
@@ -402,7 +415,7 @@ class Solver:
             child = position.play(group[0])
             base = _units(child, seat)
             if number == 0 or played in group:
-                found[number] = base + self._exact(child, seat, None if number == 0 else top - base)
+                found[number] = base + self._exact(child, seat, self._guess(near, base) if number == 0 else top - base)
             else:  # is it above, equal to, or below the best so far?
                 ahead = base + self._future(child, seat, top - 1 - base, top + 1 - base)
                 if ahead > top:
