@@ -364,19 +364,25 @@ class Solver:
             guess = (position.players - 1) * sum(self.order.thirds[b] for hand in position.hands
                                                    for b in _bits(hand)) // position.players
         low, high = self._limits(position, p)
-        beta, step, rising = min(max(guess, low + 1), high), 0, None
+        beta, step, rising, turned = min(max(guess, low + 1), high), 0, None, False
         while low < high:
             value = self._future(position, p, beta - 1, beta)
-            if value >= beta:
+            up = value >= beta
+            if up:
                 low = value
             else:
                 high = value
             if low >= high:
                 return value
-            # the same way again: the guess was far off, so stride (doubling) instead of crawling
-            step = 2 * step + position.players if rising is (value >= beta) else 0
-            rising = value >= beta
-            beta = min(low + 1 + step, high) if rising else max(high - step, low + 1)
+            if turned:  # both bounds known and near: halve the gap
+                beta = (low + high + 1) // 2
+            elif rising is None or up is rising:  # the same way again: the guess was far off, stride
+                step = 2 * step + position.players if up is rising else 0
+                beta = min(low + 1 + step, high) if up else max(high - step, low + 1)
+            else:  # strode past it: the value is most likely next to the bound strode from
+                turned = True
+                beta = high if up else low + 1
+            rising = up
         return low
 
     def _limits(self, position: Position, p: int) -> tuple[int, int]:
