@@ -508,6 +508,7 @@ class Solver:
                  _separators(position.hands, -1, position.trick)]
         bounds = self._bounds_for(p, n)
         closed_trick = self._closed_trick
+        killers = [-1] * ((last_trick + 2) * n)
         limit = self.node_limit if self.node_limit is not None else _INFINITY
         nodes = self.nodes
 
@@ -572,6 +573,8 @@ class Solver:
                     else:
                         row = seat << 7
                         moves.sort(key=lambda m: history[row + m], reverse=True)
+                    if first < 0:  # no best card in the table: the last that refuted a sibling
+                        first = killers[state[4] * n + k]
                     if first in moves:
                         moves.remove(first)
                         moves.insert(0, first)
@@ -620,8 +623,12 @@ class Solver:
                         beta = value
                         if alpha >= beta:
                             break
-            if len(moves) > 1:
+            # a card that decided (a cutoff, or the exact value) is worth trying first elsewhere;
+            # where every card failed, the best of them says nothing
+            if len(moves) > 1 and (low < best < high or (best >= high if maximising else best <= low)):
                 history[(seat << 7) + best_move] += 1
+                if best_move != moves[0]:
+                    killers[state[4] * n + k] = best_move
             if key is not None:
                 if best <= low:
                     hi = min(hi, best)
