@@ -337,8 +337,8 @@ class Solver:
         self._tables: dict[int, dict[tuple[int, ...], tuple[int, int, int]]] = {}
         self._history: dict[int, list[int]] = {}
         self._closed: dict[tuple[tuple[int, ...], int, bool], _Trick] = {}
-        self._endings: dict[int, dict[tuple[tuple[int, ...], int, int, int, int], int]] = {}
-        """Per player, the worth of each last trick (its cards, leader and what decides the Fool)."""
+        self._endings: dict[int, dict[tuple[int, ...], int]] = {}
+        """Per player, the worth of each last trick (the hands, the leader and what decides the Fool)."""
 
     def value(self, position: Position, seat: int, near: Fraction | None = None) -> Fraction:
         """The hand score ``seat`` is sure to reach from ``position`` (every other player against them).
@@ -532,10 +532,10 @@ class Solver:
             first = -1
             entry = None
             if k == 0 and state[4] == last_trick:  # one card each: the last trick plays itself
-                cards = tuple(hands[(leader + j) % n].bit_length() - 1 for j in range(n))
-                ending = (cards, leader, state[1], state[2], state[3])
+                ending = (*hands, leader, state[1], state[2], state[3])
                 value = endings.get(ending)
                 if value is None:
+                    cards = tuple(hands[(leader + j) % n].bit_length() - 1 for j in range(n))
                     closed = closed_trick(cards, leader, True)
                     saved = state[:]
                     state[1] |= 1 << closed.winner
