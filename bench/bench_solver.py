@@ -161,6 +161,12 @@ number of tricks covered (the last trick counts 1).
 The search visited {rate:,.0f} positions per CPU second. The run took {clock:.0f} s by the clock and \
 {cpu:.0f} s of CPU time.
 """
+    if args.hands < 500:
+        body += f"""
+**A sample of {args.hands} hands**, not the 500 the measurement calls for: the machine was shared. The
+issue's count: `.venv/bin/python bench/bench_solver.py --hands 500 --workers 2 --write` on a quiet
+machine (about {cpu / args.hands * 500 / 60 / 2:.0f} minutes by the clock on two idle cores, from this run's CPU time).
+"""
     replace_section(ROOT / "bench" / "RESULTS.md", "## Solver", "## Solver\n\n" + body + NOTES)
 
 
@@ -170,8 +176,13 @@ How it is measured. One solver per player steps the review back from the last tr
 being weighed already, so the CPU time up to a step is what `analysis.review` spends to start the
 review there. A player's reach is the earliest step within the budget; the hand's, the least of its
 players'. A player costs about one budget (the step that would pass it is stopped by the node limit),
-so 500 hands are about 500 x 3.3 x 2 s = 55 minutes of CPU: `--workers 2` on two idle cores, about
-28 minutes by the clock.
+so 500 hands are about an hour of CPU (500 x 3.3 players x 2 s, and what each review costs
+before its first search): `--workers 2` on two idle cores, about half an hour by the clock.
+
+Before these changes, 15 hands (one process, one review from a guessed trick at a time) covered:
+`three` 8, 9, 10 tricks (least, median, most), `four` 5, 6, 7, `piccolo` 9, 9, 9. The least stays
+where it was for `four` (one hand in twenty: its cards leave one player's review little to cut);
+the median moved a trick or more for `three` and `four`.
 
 What was tried, on twelve fixed reviews (one player's review each; `three` 8 and 9 tricks, `four` 6 and
 7, `piccolo` 9; positions searched in all, fewer is better):

@@ -23,13 +23,13 @@ from .solver import Position, SearchTooLarge, Solver, positions
 from .validation import Replay, validate
 
 ANALYSIS_FORMAT = "scarto-analysis/1"
-REVIEW_NODES = 500_000
+REVIEW_NODES = 450_000
 """The positions one player's review may search (:func:`review`): about 2 s of CPU time at the
-250,000 positions a second measured on the 2-core machine (bench/RESULTS.md, "Solver")."""
-REVIEW_TRICKS = {"three": 8, "four": 6, "piccolo": 9}
+about 220,000 positions a second measured on the shared 2-core machine (bench/RESULTS.md, "Solver")."""
+REVIEW_TRICKS = {"three": 8, "four": 5, "piccolo": 8}
 """The tricks every measured hand's review covered within 2 s a player, per deal (the least over
-the sample of bench/RESULTS.md, "Solver"): a fixed start for a page that cannot wait for
-:func:`review` to find the earliest trick."""
+the sample of bench/RESULTS.md, "Solver"; the median is 9, 7 and 9): a fixed start for a page
+that cannot wait for :func:`review` to find the earliest trick of its hand."""
 
 
 @dataclass(frozen=True)
