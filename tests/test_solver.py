@@ -255,3 +255,20 @@ def test_the_node_limit_bounds_the_work() -> None:
     with pytest.raises(SearchTooLarge) as caught:
         solver.value(game.position, 0)
     assert caught.value.code == "search_too_large" and "start it at a later trick" in caught.value.message
+
+
+@pytest.mark.parametrize("guess", [-10_000, -1, 0, 1, 10_000])
+def test_the_value_does_not_depend_on_the_first_guess(guess: int) -> None:
+    """The narrow searches stride towards the value from any guess, below every bound or above
+    them all, and land on the plain search's value (the bounds from the cards left are exact
+    bounds, never the value itself)."""
+    rng = random.Random(f"guess {guess}")
+    for number, (preset, deal) in enumerate(DEAL_CASES):
+        rules = _rules(preset, deal, **SWITCHES[number % len(SWITCHES)])
+        game = _endgame(rules, rng, 2 + number % 2, (FOOL_INDEX, BAGATTO_INDEX)[number % 2])
+        for seat in range(rules.players):
+            solver = Solver(rules)
+            units = solver._exact(game.position, seat, guess)
+            from_zero = Solver(rules).value(game.position, seat)
+            assert solver.value(game.position, seat) == from_zero == game.plain(seat)
+            assert units == Solver(rules)._exact(game.position, seat)

@@ -10,6 +10,7 @@ write :meth:`Analysis.to_dict`. Standard library only.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -18,10 +19,17 @@ from .cards import CODES, CardIndex, Seat
 from .errors import ReadError
 from .numbers import fraction_json
 from .records import HandRecord
-from .solver import Position, Solver, positions
+from .solver import Position, SearchTooLarge, Solver, positions
 from .validation import Replay, validate
 
 ANALYSIS_FORMAT = "scarto-analysis/1"
+REVIEW_NODES = 450_000
+"""The positions one player's review may search (:func:`review`): about 2 s of CPU time at the
+about 220,000 positions a second measured on the shared 2-core machine (bench/RESULTS.md, "Solver")."""
+REVIEW_TRICKS = {"three": 8, "four": 5, "piccolo": 8}
+"""The tricks every measured hand's review covered within 2 s a player, per deal (the least over
+the sample of bench/RESULTS.md, "Solver"; the median is 9, 7 and 9): a fixed start for a page
+that cannot wait for :func:`review` to find the earliest trick of its hand."""
 
 
 @dataclass(frozen=True)
@@ -114,21 +122,88 @@ def analyse(record: HandRecord, from_trick: int, *, seats: tuple[int, ...] | Non
     walk = positions(record, replay)
     first = (from_trick - 1) * n
     solver = Solver(record.ruleset, node_limit=node_limit)
-    par = tuple(solver.value(walk[first], seat) if seat in wanted else None for seat in range(n))
-    plays = []
     cards = [(t.number, c) for t in replay.tricks for c in t.cards]
-    for index in range(first, len(cards)):
+    near: dict[int, Fraction] = {}
+    plays = _weigh_back(solver, walk, cards, range(first, len(cards)), wanted, near)
+    return Analysis(record, from_trick, _par(solver, walk[first], n, wanted, near), tuple(plays), solver.nodes)
+
+
+def _weigh_back(solver: Solver, walk: list[Position], cards: list[tuple[int, CardIndex]], indices: range,
+                wanted: Collection[int], near: dict[int, Fraction]) -> list[Play]:
+    """The plays at ``indices`` of the walk by the ``wanted`` seats, weighed from the last back, in
+    the order played. Backwards, each seat's value before their next play is known, and it is a
+    close guess of the value after this one: the solver's narrow searches start there (``near``,
+    kept up to date), which saves most of their rounds. The values do not depend on the order."""
+    out = []
+    for index in reversed(indices):
         position = walk[index]
         if position.mover in wanted:
-            number, card = cards[index]
-            plays.append(_weigh(solver, position, walk[index + 1], number, card))
-    return Analysis(record, from_trick, par, tuple(plays), solver.nodes)
+            play = _weigh(solver, position, walk[index + 1], *cards[index], near=near.get(position.mover))
+            near[play.seat] = play.before
+            out.append(play)
+    out.reverse()
+    return out
 
 
-def _weigh(solver: Solver, position: Position, following: Position, number: int, card: CardIndex) -> Play:
-    """One play: the best value and the best cards, and the value of the card played."""
+def _par(solver: Solver, position: Position, n: int, wanted: Collection[int],
+         near: dict[int, Fraction]) -> tuple[Fraction | None, ...]:
+    """Each wanted seat's guaranteed value at ``position`` (None for the others), from the
+    value before their first play after it as the guess."""
+    return tuple(solver.value(position, seat, near.get(seat)) if seat in wanted else None for seat in range(n))
+
+
+def reviews(record: HandRecord, *, seats: tuple[int, ...] | None = None,
+            solver: Solver | None = None) -> Iterator[Analysis]:
+    """The review from the last trick, then from each trick before it, down to the first.
+
+    One solver serves every step and each step adds only its trick's plays and the new par:
+    the plays after it were weighed already, and exact values do not change with the trick the
+    review starts from. So stopping after any step costs what the review from that trick costs,
+    with no wasted attempts. ``solver`` (of the record's ruleset) lets the caller bound the work
+    with its ``node_limit`` (:class:`.solver.SearchTooLarge` ends the step under way).
+    """
+    tricks = record.ruleset.tricks
+    replay = analysable(record, tricks)
+    n = len(record.players)
+    wanted = range(n) if seats is None else seats
+    walk = positions(record, replay)
+    solver = solver if solver is not None else Solver(record.ruleset)
+    cards = [(t.number, c) for t in replay.tricks for c in t.cards]
+    plays: list[Play] = []
+    near: dict[int, Fraction] = {}
+    for trick in range(tricks, 0, -1):
+        first = (trick - 1) * n
+        plays[:0] = _weigh_back(solver, walk, cards, range(first, first + n), wanted, near)
+        yield Analysis(record, trick, _par(solver, walk[first], n, wanted, near), tuple(plays), solver.nodes)
+
+
+def review(record: HandRecord, *, seats: tuple[int, ...] | None = None, node_limit: int = REVIEW_NODES,
+           earliest: int = 1) -> Analysis:
+    """The review from the earliest trick (not before ``earliest``) that fits ``node_limit``
+    positions a player reviewed: :func:`reviews` stepped back until the next step would search
+    more. The last trick is always weighed (a few positions), so a full trick record always has a
+    review; how far back it reaches depends on the deal and the cards (bench/RESULTS.md)."""
+    players = len(record.players) if seats is None else len(seats)
+    solver = Solver(record.ruleset)
+    found: Analysis | None = None
+    try:
+        for step in reviews(record, seats=seats, solver=solver):
+            found = step
+            if step.from_trick <= earliest:
+                break
+            solver.node_limit = node_limit * players  # the last trick, a few positions, is always weighed
+    except SearchTooLarge:
+        pass
+    assert found is not None  # the last trick is weighed with no limit
+    return found
+
+
+def _weigh(solver: Solver, position: Position, following: Position, number: int, card: CardIndex, *,
+           near: Fraction | None = None) -> Play:
+    """One play: the best value and the best cards, and the value of the card played (``near``
+    a guess of it)."""
     seat = position.mover
-    values = solver.values(position, card)
+    values = solver.values(position, card, near)
     before = max(v for v in values.values() if v is not None)
     after = values.get(card)
     if after is None:  # a card the rules did not allow: its value all the same

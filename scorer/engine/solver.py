@@ -22,6 +22,7 @@ on simulated hands of every preset and deal. Standard library only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
@@ -123,6 +124,10 @@ class _Trick:
     gains: tuple[int, ...]
     fool_seat: int
     """Who kept the Fool played to this trick (-1: none, or it went to the winner)."""
+    total: int
+    """What the trick's cards are worth together, in thirds (the sum of ``gains``)."""
+    cards: int
+    """The trick's cards, as a mask."""
 
 
 def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, last: bool) -> _Trick:
@@ -146,7 +151,7 @@ def _close(order: _Order, rules: Ruleset, trick: tuple[int, ...], leader: int, l
             gains[winner] += 1
         else:
             gains[winner] += order.thirds[b]
-    return _Trick(winner, tuple(gains), fool_seat)
+    return _Trick(winner, tuple(gains), fool_seat, sum(gains), sum(1 << b for b in trick))
 
 
 def _fool_captured(rules: Ruleset, last: bool) -> bool:
@@ -332,10 +337,24 @@ class Solver:
         self._tables: dict[int, dict[tuple[int, ...], tuple[int, int, int]]] = {}
         self._history: dict[int, list[int]] = {}
         self._closed: dict[tuple[tuple[int, ...], int, bool], _Trick] = {}
+        self._endings: dict[int, dict[tuple[int, ...], int]] = {}
+        """Per player, the worth of each last trick (the hands, the leader and what decides the Fool)."""
 
-    def value(self, position: Position, seat: int) -> Fraction:
-        """The hand score ``seat`` is sure to reach from ``position`` (every other player against them)."""
-        return _score(self.rules, position.players, _units(position, seat) + self._exact(position, seat))
+    def value(self, position: Position, seat: int, near: Fraction | None = None) -> Fraction:
+        """The hand score ``seat`` is sure to reach from ``position`` (every other player against them).
+
+        ``near`` is a guess of it (the value of a position a card or a trick later, say): the
+        narrow searches start there, and the closer it is the fewer they are. Any guess gives
+        the same value."""
+        units = _units(position, seat)
+        return _score(self.rules, position.players, units + self._exact(position, seat, self._guess(near, units)))
+
+    def _guess(self, near: Fraction | None, units: int) -> int | None:
+        """A hand score guessed for a position, as the units still to come there (``units`` so far)."""
+        if near is None:
+            return None
+        w = self.rules.players - 1
+        return int((near + self.rules.base) * 3 * w) - units
 
     def _exact(self, position: Position, p: int, guess: int | None = None) -> int:
         """``_future`` exactly, by narrow searches converging on it (MTD(f)): each proves the value
@@ -344,18 +363,48 @@ class Solver:
         if guess is None:  # an equal share of what is left, as a start
             guess = (position.players - 1) * sum(self.order.thirds[b] for hand in position.hands
                                                    for b in _bits(hand)) // position.players
-        low, high = -_INFINITY, _INFINITY
-        value = guess
+        low, high = self._limits(position, p)
+        beta, step, rising, turned = min(max(guess, low + 1), high), 0, None, False
         while low < high:
-            beta = value + 1 if value == low else value
             value = self._future(position, p, beta - 1, beta)
-            if value < beta:
-                high = value
-            else:
+            up = value >= beta
+            if up:
                 low = value
-        return value
+            else:
+                high = value
+            if low >= high:
+                return value
+            if turned:  # both bounds known and near: halve the gap
+                beta = (low + high + 1) // 2
+            elif rising is None or up is rising:  # the same way again: the guess was far off, stride
+                step = 2 * step + position.players if up is rising else 0
+                beta = min(low + 1 + step, high) if up else max(high - step, low + 1)
+            else:  # strode past it: the value is most likely next to the bound strode from
+                turned = True
+                beta = high if up else low + 1
+            rising = up
+        return low
 
-    def values(self, position: Position, played: CardIndex | None = None) -> dict[CardIndex, Fraction | None]:
+    def _limits(self, position: Position, p: int) -> tuple[int, int]:
+        """What ``p`` may still add from ``position``, at least and at most, from the cards alone
+        (:meth:`_bounds_for`, with the cards on the table counted as still in play)."""
+        n = position.players
+        order = self.order
+        cards = sum(1 << b for b in position.trick)
+        left = sum(order.thirds[b] for hand in position.hands for b in _bits(hand)) + sum(
+            order.thirds[b] for b in position.trick)
+        hands = [*position.hands, cards]
+        low, high = 0, (n - 1) * left
+        if self.rules.fool_forfeit and (position.fool_seat >= 0 or any(h & order.fool for h in hands)):
+            low -= (n - 1) * FOOL_FORFEIT
+            high += (n - 1) * FOOL_FORFEIT
+        if self.rules.ultimo:
+            low -= 3 * ULTIMO_BONUS
+            high += (n - 1) * 3 * ULTIMO_BONUS
+        return low, high
+
+    def values(self, position: Position, played: CardIndex | None = None,
+               near: Fraction | None = None) -> dict[CardIndex, Fraction | None]:
         """The mover's guaranteed value after each card they may play (equal cards solved once).
 
         Exact for ``played`` and for the best cards; a card that secures less maps to None
@@ -372,7 +421,7 @@ class Solver:
             child = position.play(group[0])
             base = _units(child, seat)
             if number == 0 or played in group:
-                found[number] = base + self._exact(child, seat, None if number == 0 else top - base)
+                found[number] = base + self._exact(child, seat, self._guess(near, base) if number == 0 else top - base)
             else:  # is it above, equal to, or below the best so far?
                 ahead = base + self._future(child, seat, top - 1 - base, top + 1 - base)
                 if ahead > top:
@@ -404,6 +453,39 @@ class Solver:
             found = self._closed[key] = _close(self.order, self.rules, trick, leader, last)
         return found
 
+    def _bounds_for(self, p: int, n: int) -> Callable[[list[int], list[int]], tuple[int, int]]:
+        """What ``p`` may still add at a trick's start, at least and at most, from the cards alone:
+        every card's worth goes to somebody's pile, so ``p`` gains between nothing and all of it,
+        less or plus a forfeited Fool and the last-trick bonus while they may still move. A window
+        beyond these needs no search (a position where ``p`` is sure of nothing more is common:
+        proving it used to mean searching every continuation)."""
+        w = n - 1
+        rules, order = self.rules, self.order
+        fool, bagatto = order.fool, order.bagatto
+        forfeit = w * FOOL_FORFEIT if rules.fool_forfeit else 0
+        bonus = 3 * ULTIMO_BONUS if rules.ultimo else 0
+        either = rules.ultimo == "bagatto_or_fool"
+        me = 1 << p
+
+        def bounds(hands: list[int], state: list[int]) -> tuple[int, int]:
+            low, high = 0, w * state[5]
+            if forfeit:
+                fool_seat = state[2]
+                if not state[1] & me and (hands[p] & fool or fool_seat == p):
+                    low -= forfeit
+                elif (fool_seat < 0 and any(h & fool for h in hands)) or (fool_seat >= 0 and state[3] == p):
+                    high += forfeit
+            if bonus:
+                held = 0
+                for h in hands:
+                    held |= h
+                if held & bagatto or (either and held & fool):
+                    low -= bonus
+                    high += w * bonus
+            return low, high
+
+        return bounds
+
     def _future(self, position: Position, p: int, alpha: int = -_INFINITY, beta: int = _INFINITY) -> int:
         """What ``p`` is sure to add to their units from ``position`` to the end of the hand
         (fail-soft: a bound when the value lies outside the window ``alpha``, ``beta``)."""
@@ -416,11 +498,17 @@ class Solver:
         overtrump = rules.overtrump
         forfeit_rule = rules.fool_forfeit
         table = self._tables.setdefault(p, {})
+        endings = self._endings.setdefault(p, {})
         history = self._history.setdefault(p, [0] * (n << 7))
         hands = list(position.hands)
         trick = list(position.trick)
-        state = [position.leader, position.won, position.fool_seat, position.fool_winner, position.number]
+        state = [position.leader, position.won, position.fool_seat, position.fool_winner, position.number,
+                 sum(order.thirds[b] for hand in position.hands for b in _bits(hand))
+                 + sum(order.thirds[b] for b in position.trick),
+                 _separators(position.hands, -1, position.trick)]
+        bounds = self._bounds_for(p, n)
         closed_trick = self._closed_trick
+        killers = [-1] * ((last_trick + 2) * n)
         limit = self.node_limit if self.node_limit is not None else _INFINITY
         nodes = self.nodes
 
@@ -444,29 +532,34 @@ class Solver:
             first = -1
             entry = None
             if k == 0 and state[4] == last_trick:  # one card each: the last trick plays itself
-                cards = tuple(hands[(leader + j) % n].bit_length() - 1 for j in range(n))
-                closed = closed_trick(cards, leader, True)
-                saved = state[:]
-                state[1] |= 1 << closed.winner
-                if closed.fool_seat >= 0:
-                    state[2], state[3] = closed.fool_seat, closed.winner
-                value = w * closed.gains[p] + end_units(cards, closed)
-                state[:] = saved
+                ending = (*hands, leader, state[1], state[2], state[3])
+                value = endings.get(ending)
+                if value is None:
+                    cards = tuple(hands[(leader + j) % n].bit_length() - 1 for j in range(n))
+                    closed = closed_trick(cards, leader, True)
+                    saved = state[:]
+                    state[1] |= 1 << closed.winner
+                    if closed.fool_seat >= 0:
+                        state[2], state[3] = closed.fool_seat, closed.winner
+                    value = endings[ending] = w * closed.gains[p] + end_units(cards, closed)
+                    state[:] = saved
                 return value
             if k == 0:
                 key = (*hands, leader, state[1], state[2], state[3]) if forfeit_rule else (*hands, leader)
                 entry = table.get(key)
                 if entry is not None:
                     lo, hi, first = entry
-                    if lo >= beta or lo == hi:
-                        return lo
-                    if hi <= alpha:
-                        return hi
-                    alpha, beta = max(alpha, lo), min(beta, hi)
+                else:
+                    lo, hi = bounds(hands, state)
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                alpha, beta = max(alpha, lo), min(beta, hi)
             legal = _legal(order, overtrump, hand, trick)
             maximising = seat == p
             if legal & (legal - 1):
-                moves = [run[-1] for run in _runs(order, legal, _separators(hands, seat, trick))]
+                moves = _tops(order, legal, state[6] & ~hand)
                 if len(moves) > 1:
                     if k == n - 1:  # the last card of the trick: its worth to p is known at once
                         last = state[4] == last_trick
@@ -480,6 +573,8 @@ class Solver:
                     else:
                         row = seat << 7
                         moves.sort(key=lambda m: history[row + m], reverse=True)
+                    if first < 0:  # no best card in the table: the last that refuted a sibling
+                        first = killers[state[4] * n + k]
                     if first in moves:
                         moves.remove(first)
                         moves.insert(0, first)
@@ -505,6 +600,8 @@ class Solver:
                     if closed.fool_seat >= 0:
                         state[2], state[3] = closed.fool_seat, closed.winner
                     state[4] += 1
+                    state[5] -= closed.total
+                    state[6] ^= closed.cards
                     trick.clear()
                     if last:
                         value = gain + end_units(cards, closed)
@@ -526,10 +623,13 @@ class Solver:
                         beta = value
                         if alpha >= beta:
                             break
-            if len(moves) > 1:
+            # a card that decided (a cutoff, or the exact value) is worth trying first elsewhere;
+            # where every card failed, the best of them says nothing
+            if len(moves) > 1 and (low < best < high or (best >= high if maximising else best <= low)):
                 history[(seat << 7) + best_move] += 1
+                if best_move != moves[0]:
+                    killers[state[4] * n + k] = best_move
             if key is not None:
-                lo, hi = (entry[0], entry[1]) if entry is not None else (-_INFINITY, _INFINITY)
                 if best <= low:
                     hi = min(hi, best)
                 elif best >= high:
@@ -571,6 +671,24 @@ def _runs(order: _Order, legal: int, others: int) -> list[list[int]]:
             runs.append([b])
         previous = b
     return runs
+
+
+def _tops(order: _Order, legal: int, others: int) -> list[int]:
+    """The strongest card of each run of equivalent legal cards (:func:`_runs`, without the lists)."""
+    suit, thirds = order.suit, order.thirds
+    out: list[int] = []
+    previous = -1
+    while legal:
+        low = legal & -legal
+        legal ^= low
+        b = low.bit_length() - 1
+        if (previous >= 0 and suit[b] == suit[previous] and thirds[b] == thirds[previous]
+                and not others & (low - (2 << previous))):
+            out[-1] = b
+        else:
+            out.append(b)
+        previous = b
+    return out
 
 
 def _top(order: _Order, trick: list[int]) -> int:
