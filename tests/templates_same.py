@@ -62,9 +62,10 @@ def old_templates(revision: str, into: Path) -> Path:
 
 
 def compiled(app: Flask, source: str, name: str) -> str:
-    """The template's Python code without its line table (the only place line numbers go)."""
+    """The template's Python code without line numbers (its line table, and the message of an import
+    that fails)."""
     code = app.jinja_env.compile(source, name, raw=True)
-    return re.sub(r"^debug_info = .*$", "", code, flags=re.M)
+    return re.sub(r"^debug_info = .*$|\(imported on line \d+ ", "", code, flags=re.M)
 
 
 def flat_text(app: Flask, source: str) -> str:
