@@ -25,7 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -112,11 +112,11 @@ class Pages:
         self.app, self.client = app, app.test_client()
         self.loaders = {"old": FileSystemLoader(str(old)), "new": FileSystemLoader(str(TEMPLATES))}
         self.pdf_html: list[str] = []
-        downloads.html_to_pdf = self._pdf  # the PDF's HTML kept, no PDF made
+        vars(downloads)["html_to_pdf"] = self._pdf  # the PDF's HTML kept, no PDF made
         self.compared = self.spaced = 0
         self.problems: list[str] = []
 
-    def _pdf(self, html: str, folder: str, resources: object = None) -> bytes:
+    def _pdf(self, html: str, folder: str, resources: Mapping[str, bytes] | None = None) -> bytes:
         self.pdf_html.append(html)
         return b"%PDF-1.7\n"
 
@@ -168,12 +168,13 @@ def compare_pages(pages: Pages) -> None:
         kinds.setdefault(app.url_map.bind(HOST).match(urlsplit(url).path)[0], url)
         pdfs |= {urljoin(url, h) for h in re.findall(r'href="([^"]+\.pdf[^"]*)"', html)}
         token = re.search(r'csrf_token"[^>]*? value="([^"]*)"', html)
-        for m in FORM.finditer(html) if token else ():
-            forms.add((urljoin(url, (m.group(1) or m.group(2)).replace("&amp;", "&")), token.group(1)))  # type: ignore[union-attr]
+        if token:
+            forms |= {(urljoin(url, (m.group(1) or m.group(2)).replace("&amp;", "&")), token.group(1))
+                      for m in FORM.finditer(html)}
     for url in sorted(pdfs):
         pages.compare(url, get(url))
-    for url, token in sorted(forms):
-        pages.compare(f"POST {url}", post(url, token))
+    for url, csrf in sorted(forms):
+        pages.compare(f"POST {url}", post(url, csrf))
     for url in [*kinds.values(), "/m/nothing-here/", "/c/nothing-here/"]:
         for language in LANGUAGES:
             pages.compare(f"{url} ({language})", get(f"{url}{'&' if '?' in url else '?'}lang={language}"))
