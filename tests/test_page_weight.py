@@ -195,7 +195,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Flask:
 @pytest.fixture(scope="module")
 def walk(site: Flask) -> Walk:
     """A 20-hand match with edited and deleted hands, every page of it weighed."""
-    app, client = site, site.test_client()
+    broken: list[str] = []
+    pages = list(crawl(site, site.test_client(), seed_site(site), broken))
+    return Walk(pages, broken)
+
+
+def seed_site(app: Flask) -> list[str]:
+    """A 20-hand match with edited and deleted hands, a club, a night, an audit link: the walk's
+    starts, from which every page can be reached (tests/templates_same.py walks them too)."""
     edit, view = seed_match(app, 20)
     keys = hand_keys(app, edit)
     with app.app_context():
@@ -227,9 +234,7 @@ def walk(site: Flask) -> Walk:
     starts = ["/", "/new", f"/m/{edit}/", f"/m/{view}/", f"/m/{edit}/deleted", f"/m/{view}/deleted",
               f"/m/{edit}/hands/{keys[-1]}/history", f"/audit/{blob}",  # an audit link is shared, not linked
               f"/audit/k/{kept}", f"/c/{club.edit_token}/", f"/c/{club.view_token}/"]  # so are a club's links
-    broken: list[str] = []
-    pages = list(crawl(app, client, starts, broken))
-    return Walk(pages, broken)
+    return starts
 
 
 @pytest.fixture()
