@@ -21,16 +21,15 @@ from typing import Any
 
 import sqlite_utils
 
+from ..engine.analysis import REVIEW_TRICKS as REVIEW_TRICKS  # the start the pages weigh from
 from ..engine.records import HandRecord, hand_to_dict
 from .store import engine_version, now, writing
 
-REVIEW_TRICKS = {"three": 8, "four": 6, "piccolo": 9}
-"""How many of a hand's last tricks the review weighs, by deal: what one player's review covers in
-about 2 s of CPU time (bench/RESULTS.md, "Solver"). The one place the pages take it from."""
-
 
 def first_trick(record: HandRecord) -> int:
-    """The first trick the review of ``record`` weighs (from 1)."""
+    """The first trick the review of ``record`` weighs (from 1): the engine's measured start for its deal
+    (``analysis.REVIEW_TRICKS``: every sampled hand's review within 2 s a player), so that a review is
+    stored under a start known before it is made."""
     tricks = record.ruleset.tricks
     return max(1, tricks - REVIEW_TRICKS.get(record.ruleset.deal, 8) + 1)
 
