@@ -190,7 +190,7 @@ def visit(page: Any, url: str, language: str) -> None:
 def phones(browser: Any, browser_context_args: dict[str, Any]) -> Iterator[dict[int, Any]]:
     """A page at each phone's width and a desktop's, kept for the module. Without the service worker:
     online it hands the server's page through unchanged (tests/browser/test_offline.py tests it), and
-    going through it made each of the module's ~170 visits cost about half as much again."""
+    going through it made each of the module's ~160 visits cost about half as much again."""
     contexts = {w: browser.new_context(**{**browser_context_args, "viewport": {"width": w, "height": 800},
                                           "service_workers": "block"})
                 for w in (*WIDTHS, DESKTOP)}
