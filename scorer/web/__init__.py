@@ -24,11 +24,12 @@ import functools
 import os
 import sqlite3
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
 from babel import Locale
-from flask import Flask, g, has_request_context, render_template, request
+from flask import Blueprint, Flask, g, has_request_context, render_template, request
 from flask_babel import Babel, get_locale, get_translations
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -126,9 +127,9 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(api.bp)
     app.register_blueprint(offline.bp)  # manifest, service worker, the match state tag
     csrf.exempt(api.bp)
-    from . import clubs, clubs_api  # clubs and their JSON interface
+    from . import clubs, clubs_api, clubs_matches, clubs_players, clubs_seasons  # clubs and their JSON interface
 
-    app.register_blueprint(clubs.bp)
+    app.register_blueprint(_whole(clubs.bp, clubs_matches, clubs_players, clubs_seasons))
     app.register_blueprint(clubs_api.bp)
     csrf.exempt(clubs_api.bp)
     from . import nights  # club nights, their pages and their JSON interface
@@ -143,6 +144,14 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     return app
 
 
+def _whole(bp: Blueprint, *parts: ModuleType) -> Blueprint:
+    """The blueprint ``bp`` with the routes its other modules add to it (``clubs_seasons`` to
+    ``clubs.bp``): they are imported for that, before it is registered (Flask takes no route after),
+    and each must add to this very ``bp``, so that its endpoints keep the blueprint's name."""
+    for part in parts:
+        if getattr(part, "bp", None) is not bp:
+            raise RuntimeError(f"{part.__name__} adds no routes to the blueprint {bp.name!r}")
+    return bp
 
 
 def _catalogue() -> Any:
