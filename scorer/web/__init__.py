@@ -132,11 +132,11 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(_whole(clubs.bp, clubs_matches, clubs_players, clubs_seasons))
     app.register_blueprint(clubs_api.bp)
     csrf.exempt(clubs_api.bp)
-    from . import nights  # club nights, their pages and their JSON interface
+    from . import nights, nights_api  # club nights, their pages and their JSON interface
 
     app.register_blueprint(nights.bp)
-    app.register_blueprint(nights.api_bp)
-    csrf.exempt(nights.api_bp)
+    app.register_blueprint(nights_api.bp)
+    csrf.exempt(nights_api.bp)
     from . import deals  # deal sets for duplicate play: pages and sheets, nothing stored
 
     app.register_blueprint(deals.bp)
