@@ -21,7 +21,7 @@ from .club_views import table_view
 from .clubs import bp, render_club_page
 from .clubs_forms import SeasonForm, SeasonRuleForm
 from .db import get_db
-from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
+from .downloads import Spreadsheet, make_pdf, pdf_response, pdf_turn, text_cell
 from .downloads import file_name as _file_name
 from .forms import Form
 from .labels import current_language, message_text
@@ -94,9 +94,7 @@ def table_pdf(token: str) -> Response:
             html = render_template("pdf_club.html", tv=tv, view=tv.view, today=date.today().isoformat(),
                                    ratings=shown)
         pdf = make_pdf(html)
-    name = _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else ''}")
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": disposition("inline", f"{name or 'club'}.pdf")})
+    return pdf_response(pdf, _file_name(f"{tv.view.club.name} {tv.season.name if tv.season else ''}") or "club")
 
 
 @bp.post("/c/<token>/seasons")

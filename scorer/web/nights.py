@@ -39,7 +39,7 @@ from ..storage import links as link_store
 from ..storage import nights as night_store
 from ..storage import store
 from .db import get_db
-from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
+from .downloads import Spreadsheet, disposition, make_pdf, pdf_response, pdf_turn, text_cell
 from .downloads import file_name as _file_name
 from .jsonio import NOT_FOUND, refuse
 from .labels import PRESET_NAMES, error_text, message_text, name_error_text
@@ -272,9 +272,7 @@ def cards_pdf(token: str) -> Response:
     with pdf_turn(), force_locale(_language(night)):  # a few PDFs at once, each in a worker with a time limit
         html = render_template("pdf_night_cards.html", night=night, state=state, number=number)
         pdf = make_pdf(html, resources)
-    name = _file_name(f"{night.title} {number}") or "night"
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+    return pdf_response(pdf, _file_name(f"{night.title} {number}") or "night")
 
 
 @bp.get("/n/<token>/results.pdf")
@@ -285,9 +283,7 @@ def results_pdf(token: str) -> Response:
     with pdf_turn(), force_locale(_language(night)):
         html = render_template("pdf_night_results.html", night=night, state=state)
         pdf = make_pdf(html)
-    name = _file_name(night.title) or "night"
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+    return pdf_response(pdf, _file_name(night.title) or "night")
 
 
 @bp.get("/n/<token>/results.csv")
