@@ -259,16 +259,21 @@ def _carried_record(blob: str) -> HandRecord:
                                             errors=[read_error_text(exc)]), 400))
 
 
+def _loose_audit(record: HandRecord, endpoint: str, **where: Any) -> Any:
+    """The audit page of a hand of no match (kept on the server or carried in its link): its steps'
+    links and its sheet (``endpoint`` + ``_pdf``) at the address it was opened with."""
+
+    def link(**params: Any) -> str:
+        return url_for(endpoint, **where, **params)
+
+    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
+                   pdf_url=url_for(f"{endpoint}_pdf", **where), back_url=None)
+
+
 @bp.get("/audit/k/<key>")
 def kept_hand(key: str) -> Any:
     """The audit of a hand kept on the server (too large to travel in its link)."""
-    record = _kept_record(key)
-
-    def link(**params: Any) -> str:
-        return url_for("audit.kept_hand", key=key, **params)
-
-    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
-                   pdf_url=url_for("audit.kept_hand_pdf", key=key), back_url=None)
+    return _loose_audit(_kept_record(key), "audit.kept_hand", key=key)
 
 
 @bp.get("/audit/k/<key>.pdf")
@@ -284,13 +289,7 @@ def kept_hand_json(key: str) -> Any:
 @bp.get("/audit/<blob>")
 def audit_hand(blob: str) -> Any:
     """The audit of a hand carried in the link."""
-    record = _carried_record(blob)
-
-    def link(**params: Any) -> str:
-        return url_for("audit.audit_hand", blob=blob, **params)
-
-    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
-                   pdf_url=url_for("audit.audit_hand_pdf", blob=blob), back_url=None)
+    return _loose_audit(_carried_record(blob), "audit.audit_hand", blob=blob)
 
 
 @bp.get("/audit/<blob>.pdf")
