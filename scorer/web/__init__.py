@@ -8,14 +8,27 @@ its pages show it), :mod:`.downloads` (file names, PDFs, CSV files), :mod:`.rece
 phone's recent links), :mod:`.audit_links` (a hand carried in a link), :mod:`.sharing` (links
 and QR codes), :mod:`.polling` (the pace of watching pages), :mod:`.jsonio` (JSON for
 programs), :mod:`.filters` (everything a template may call) and :mod:`.labels` (the words).
-Templates and static files are found by :mod:`scorer.resources` (the checkout's top-level
-folders, or inside the installed package).
+What one blueprint's modules share of a thing is named after it: :mod:`.club_views` (a club as
+its pages show it), :mod:`.night_views` (a night as its pages and programs say it),
+:mod:`.live` (what the live entry page is made of). Templates and static files are found by
+:mod:`scorer.resources` (the checkout's top-level folders, or inside the installed package).
 
-Forms sit beside their routes by one rule: the form classes of a blueprint ``x.py`` live in
-``x_forms.py`` (``clubs.py`` and ``clubs_forms.py``, ``hands.py`` and ``hands_forms.py``), so
-the two stand side by side in the folder. :mod:`.forms` holds what is not one blueprint's: the
-base ``Form``, the fields, validators and readers the forms share, and a form that more than
-one blueprint posts (``VersionForm``: the audit's and the history's).
+No module is over ~500 lines. A blueprint too large for one keeps its name and its endpoints
+and spreads over modules by one rule: ``x.py`` makes ``bp`` (with the pages that are x itself);
+``x_<part>.py`` adds its routes to that same ``bp`` (``from .x import bp``, and from ``x.py``
+what only x's routes use; never the other way round, so no cycle), and the factory imports the
+parts before it registers ``x.bp`` (:func:`_whole` checks each adds to it). So ``clubs.py``,
+``clubs_matches.py``, ``clubs_players.py`` and ``clubs_seasons.py`` are one blueprint, ``clubs``,
+and a template says ``url_for("clubs.table")`` wherever the route lives. Two suffixes are not
+parts: ``x_api.py`` is x's JSON interface, a blueprint of its own (``clubs_api``,
+``nights_api``: exempt from CSRF, JSON only), and ``x_forms.py`` holds forms.
+
+Forms sit beside their routes by one rule: the form classes of a blueprint ``x`` live in
+``x_forms.py``, whichever of x's modules posts them (``clubs_forms.py`` serves ``clubs.py`` and
+its parts; ``hands.py`` and ``hands_forms.py``), so they stand side by side in the folder.
+:mod:`.forms` holds what is not one blueprint's: the base ``Form``, the fields, validators and
+readers the forms share, and a form that more than one blueprint posts (``VersionForm``: the
+audit's and the history's).
 """
 
 from __future__ import annotations
