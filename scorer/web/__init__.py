@@ -8,14 +8,27 @@ its pages show it), :mod:`.downloads` (file names, PDFs, CSV files), :mod:`.rece
 phone's recent links), :mod:`.audit_links` (a hand carried in a link), :mod:`.sharing` (links
 and QR codes), :mod:`.polling` (the pace of watching pages), :mod:`.jsonio` (JSON for
 programs), :mod:`.filters` (everything a template may call) and :mod:`.labels` (the words).
-Templates and static files are found by :mod:`scorer.resources` (the checkout's top-level
-folders, or inside the installed package).
+What one blueprint's modules share of a thing is named after it: :mod:`.club_views` (a club as
+its pages show it), :mod:`.night_views` (a night as its pages and programs say it),
+:mod:`.live` (what the live entry page is made of). Templates and static files are found by
+:mod:`scorer.resources` (the checkout's top-level folders, or inside the installed package).
 
-Forms sit beside their routes by one rule: the form classes of a blueprint ``x.py`` live in
-``x_forms.py`` (``clubs.py`` and ``clubs_forms.py``, ``hands.py`` and ``hands_forms.py``), so
-the two stand side by side in the folder. :mod:`.forms` holds what is not one blueprint's: the
-base ``Form``, the fields, validators and readers the forms share, and a form that more than
-one blueprint posts (``VersionForm``: the audit's and the history's).
+No module is over ~500 lines. A blueprint too large for one keeps its name and its endpoints
+and spreads over modules by one rule: ``x.py`` makes ``bp`` (with the pages that are x itself);
+``x_<part>.py`` adds its routes to that same ``bp`` (``from .x import bp``, and from ``x.py``
+what only x's routes use; never the other way round, so no cycle), and the factory imports the
+parts before it registers ``x.bp`` (:func:`_whole` checks each adds to it). So ``clubs.py``,
+``clubs_matches.py``, ``clubs_players.py`` and ``clubs_seasons.py`` are one blueprint, ``clubs``,
+and a template says ``url_for("clubs.table")`` wherever the route lives. Two suffixes are not
+parts: ``x_api.py`` is x's JSON interface, a blueprint of its own (``clubs_api``,
+``nights_api``: exempt from CSRF, JSON only), and ``x_forms.py`` holds forms.
+
+Forms sit beside their routes by one rule: the form classes of a blueprint ``x`` live in
+``x_forms.py``, whichever of x's modules posts them (``clubs_forms.py`` serves ``clubs.py`` and
+its parts; ``hands.py`` and ``hands_forms.py``), so they stand side by side in the folder.
+:mod:`.forms` holds what is not one blueprint's: the base ``Form``, the fields, validators and
+readers the forms share, and a form that more than one blueprint posts (``VersionForm``: the
+audit's and the history's).
 """
 
 from __future__ import annotations
@@ -24,11 +37,12 @@ import functools
 import os
 import sqlite3
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
 from babel import Locale
-from flask import Flask, g, has_request_context, render_template, request
+from flask import Blueprint, Flask, g, has_request_context, render_template, request
 from flask_babel import Babel, get_locale, get_translations
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -126,16 +140,16 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.register_blueprint(api.bp)
     app.register_blueprint(offline.bp)  # manifest, service worker, the match state tag
     csrf.exempt(api.bp)
-    from . import clubs, clubs_api  # clubs and their JSON interface
+    from . import clubs, clubs_api, clubs_matches, clubs_players, clubs_seasons  # clubs and their JSON interface
 
-    app.register_blueprint(clubs.bp)
+    app.register_blueprint(_whole(clubs.bp, clubs_matches, clubs_players, clubs_seasons))
     app.register_blueprint(clubs_api.bp)
     csrf.exempt(clubs_api.bp)
-    from . import nights  # club nights, their pages and their JSON interface
+    from . import nights, nights_api  # club nights, their pages and their JSON interface
 
     app.register_blueprint(nights.bp)
-    app.register_blueprint(nights.api_bp)
-    csrf.exempt(nights.api_bp)
+    app.register_blueprint(nights_api.bp)
+    csrf.exempt(nights_api.bp)
     from . import deals  # deal sets for duplicate play: pages and sheets, nothing stored
 
     app.register_blueprint(deals.bp)
@@ -143,6 +157,14 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     return app
 
 
+def _whole(bp: Blueprint, *parts: ModuleType) -> Blueprint:
+    """The blueprint ``bp`` with the routes its other modules add to it (``clubs_seasons`` to
+    ``clubs.bp``): they are imported for that, before it is registered (Flask takes no route after),
+    and each must add to this very ``bp``, so that its endpoints keep the blueprint's name."""
+    for part in parts:
+        if getattr(part, "bp", None) is not bp:
+            raise RuntimeError(f"{part.__name__} adds no routes to the blueprint {bp.name!r}")
+    return bp
 
 
 def _catalogue() -> Any:

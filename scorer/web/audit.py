@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 from werkzeug.wrappers import Response
@@ -249,16 +249,31 @@ def _kept_record(key: str) -> HandRecord:
         abort(404)
 
 
+def _carried_record(blob: str) -> HandRecord:
+    """The hand carried in an audit link; a link that holds none is answered with the upload page saying
+    what is wrong with it (400), whether the page or its sheet was asked for."""
+    try:
+        return decode_record(blob)
+    except ScartoError as exc:
+        abort(make_response(render_template("audit_upload.html", form=HandFileForm(),
+                                            errors=[read_error_text(exc)]), 400))
+
+
+def _loose_audit(record: HandRecord, endpoint: str, **where: Any) -> Any:
+    """The audit page of a hand of no match (kept on the server or carried in its link): its steps'
+    links and its sheet (``endpoint`` + ``_pdf``) at the address it was opened with."""
+
+    def link(**params: Any) -> str:
+        return url_for(endpoint, **where, **params)
+
+    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
+                   pdf_url=url_for(f"{endpoint}_pdf", **where), back_url=None)
+
+
 @bp.get("/audit/k/<key>")
 def kept_hand(key: str) -> Any:
     """The audit of a hand kept on the server (too large to travel in its link)."""
-    record = _kept_record(key)
-
-    def link(**params: Any) -> str:
-        return url_for("audit.kept_hand", key=key, **params)
-
-    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
-                   pdf_url=url_for("audit.kept_hand_pdf", key=key), back_url=None)
+    return _loose_audit(_kept_record(key), "audit.kept_hand", key=key)
 
 
 @bp.get("/audit/k/<key>.pdf")
@@ -274,26 +289,13 @@ def kept_hand_json(key: str) -> Any:
 @bp.get("/audit/<blob>")
 def audit_hand(blob: str) -> Any:
     """The audit of a hand carried in the link."""
-    try:
-        record = decode_record(blob)
-    except ScartoError as exc:
-        return render_template("audit_upload.html", form=HandFileForm(), errors=[read_error_text(exc)]), 400
-
-    def link(**params: Any) -> str:
-        return url_for("audit.audit_hand", blob=blob, **params)
-
-    return _render(score_hand(record), link=link, title=_("Audit of a hand"),
-                   pdf_url=url_for("audit.audit_hand_pdf", blob=blob), back_url=None)
+    return _loose_audit(_carried_record(blob), "audit.audit_hand", blob=blob)
 
 
 @bp.get("/audit/<blob>.pdf")
 def audit_hand_pdf(blob: str) -> Any:
     """The audit sheet of a hand carried in the link."""
-    try:
-        record = decode_record(blob)
-    except ScartoError as exc:
-        return render_template("audit_upload.html", form=HandFileForm(), errors=[read_error_text(exc)]), 400
-    return _audit_pdf(score_hand(record), _("Audit of a hand"), "scarto-hand-audit")
+    return _audit_pdf(score_hand(_carried_record(blob)), _("Audit of a hand"), "scarto-hand-audit")
 
 
 @bp.get("/audit/<blob>.json")

@@ -1,5 +1,5 @@
-"""The forms of the club pages (clubs.py): a club and its defaults, seasons, roster players, merging,
-starting or adding a match, importing a club file.
+"""The forms of the club pages (the ``clubs`` blueprint: clubs.py and its parts): a club and its
+defaults, seasons, roster players, merging, starting or adding a match, importing a club file.
 
 Beside their routes by the package's rule (scorer/web/__init__.py): a blueprint ``x.py`` keeps its
 form classes in ``x_forms.py``.

@@ -60,6 +60,7 @@ def disposition(kind: str, name: str) -> str:
 
 
 def pdf_response(pdf: bytes, name: str) -> Response:
+    """A PDF for the browser to show (inline), saved as ``name``.pdf: every sheet's one answer."""
     return Response(pdf, mimetype="application/pdf",
                     headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
 

@@ -10,10 +10,12 @@ is saved now, and nothing is overwritten.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -239,6 +241,19 @@ def _not_again(token: str, row: store.MatchRow, can_edit: bool, hand: store.Hand
     return _conflict(token, row, can_edit, hand.key, KEY_USED)
 
 
+@contextmanager
+def _unless_refused(token: str, row: store.MatchRow, can_edit: bool, hand: store.HandRow) -> Iterator[None]:
+    """Around a change of the hand: the store's refusals answered alike for every change, a 409 with the
+    history as it is now (the hand changed meanwhile, or the key was used meanwhile by another request).
+    The answer is raised (``abort`` with it), so the route goes on only when the change was written."""
+    try:
+        yield
+    except store.Conflict:
+        abort(make_response(_conflict(token, row, can_edit, hand.key, _CHANGED)))
+    except store.KeyReused:
+        abort(make_response(_not_again(token, row, can_edit, hand)))
+
+
 # --- pages ------------------------------------------------------------------------
 
 
@@ -294,12 +309,8 @@ def restore(token: str, key: str, version: int) -> Any:
         return _history_page(token, row, can_edit, hand, status=400, problem=_(
             "Version %(v)s cannot be restored: the rules no longer accept it as a hand that can be scored.",
             v=version))
-    try:
+    with _unless_refused(token, row, can_edit, hand):
         store.restore_revision(db, row.id, key, version, expected_version=seen, entry=entry)
-    except store.Conflict:
-        return _conflict(token, row, can_edit, key, _CHANGED)
-    except store.KeyReused:  # the key used meanwhile, by another request
-        return _not_again(token, row, can_edit, hand)
     return _restored(token, key, version)
 
 
@@ -324,12 +335,8 @@ def delete_hand(token: str, key: str) -> Any:
         return _conflict(token, row, can_edit, key, _("This hand was already deleted."))
     db = get_db()
     number = store.hand_place(db, hand)
-    try:
+    with _unless_refused(token, row, can_edit, hand):
         deleted = store.delete_hand(db, row.id, key, expected_version=seen, entry=entry)
-    except store.Conflict:
-        return _conflict(token, row, can_edit, key, _CHANGED)
-    except store.KeyReused:
-        return _not_again(token, row, can_edit, hand)
     return _deleted(token, key, number, deleted.version)
 
 
@@ -358,11 +365,7 @@ def undelete(token: str, key: str) -> Any:
         number = store.hand_place(db, hand)
         flash(_("Hand %(n)s is not deleted: nothing to undo.", n=number))
         return redirect(url_for("matches.match_page", token=token), 303)
-    try:
+    with _unless_refused(token, row, can_edit, hand):
         back = store.undelete_hand(db, row.id, key, expected_version=seen, entry=entry)
-    except store.Conflict:
-        return _conflict(token, row, can_edit, key, _CHANGED)
-    except store.KeyReused:
-        return _not_again(token, row, can_edit, hand)
     flash(_("Hand %(n)s is back in the match.", n=store.hand_place(db, back)))
     return redirect(url_for("matches.match_page", token=token), 303)

@@ -147,7 +147,7 @@ def created(endpoint: str, edit_token: str, view_token: str) -> tuple[dict[str, 
 
 
 PROGRAMS_ONLY = re.compile(r"/(?:c/[^/]+/(?:matches|nights|parts)|n/[^/]+/rounds)/?")
-"""The programs' addresses outside /api/ (clubs_api.py, nights.py's API): JSON is all they read and
+"""The programs' addresses outside /api/ (clubs_api.py, nights_api.py): JSON is all they read and
 answer, whatever the method."""
 
 

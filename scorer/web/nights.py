@@ -7,8 +7,9 @@ round's tables). Both pages keep themselves up to date with static/sync.js, the 
 pages' conditional polling of ``state.json`` (a 304 while nothing changed at any table).
 
 Each table is an ordinary match of the club (scorer/storage/nights.py), recorded with
-the match pages that exist. The JSON interface (docs/NIGHT.md) is in :data:`api_bp`,
-exempt from CSRF and JSON only, as the clubs' is.
+the match pages that exist. The JSON interface (docs/NIGHT.md) is the blueprint of
+:mod:`.nights_api`, exempt from CSRF and JSON only, as the clubs' is; what both say of a
+night (table titles, a round as data, the night's document) is in :mod:`.night_views`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import FileStorage
 
 from ..engine import club_files, night_files
-from ..engine.duplicate import duplicate_to_dict, merge, parse_duplicate, rank, ranking_to_dict
+from ..engine.duplicate import duplicate_to_dict, merge, parse_duplicate, rank
 from ..engine.errors import ScartoError
 from ..engine.nights import places as ranking_places
 from ..engine.records import loads
@@ -38,33 +39,21 @@ from ..storage import links as link_store
 from ..storage import nights as night_store
 from ..storage import store
 from .db import get_db
-from .downloads import Spreadsheet, disposition, make_pdf, pdf_turn, text_cell
+from .downloads import Spreadsheet, disposition, make_pdf, pdf_response, pdf_turn, text_cell
 from .downloads import file_name as _file_name
-from .jsonio import NOT_FOUND, created, read_refusal, refuse
-from .labels import PRESET_NAMES, current_language, error_text, message_text, name_error_text
+from .jsonio import NOT_FOUND, refuse
+from .labels import PRESET_NAMES, error_text, message_text, name_error_text
 from .lookalikes import warn_look_alikes
+from .night_views import club_language, night_document, title_for
 from .nights_forms import NextForm, NightForm, SessionFileForm
 from .polling import poll_seconds
 from .roster import pick_players, ticked_players
-from .tokens import CLUB, NIGHT, load_by_token, request_by_token
+from .tokens import CLUB, NIGHT, load_by_token
 
 bp = Blueprint("nights", __name__)
-api_bp = Blueprint("nights_api", __name__)
 
 
-# --- table titles, the club's nights ------------------------------------------------
-
-
-def _club_language(club: club_store.ClubRow) -> str:
-    return str(club.settings.get("language") or current_language())
-
-
-def title_for(language: str) -> night_store.TitleFor:
-    """Table titles in the club's language ("Giovedì, turno 2, tavolo 3")."""
-    def make(night: str, round_: int, table: int) -> str:
-        with force_locale(language):
-            return str(_("%(night)s, round %(round)s, table %(table)s", night=night, round=round_, table=table))
-    return make
+# --- the club's nights ------------------------------------------------------------
 
 
 @bp.app_template_global()
@@ -115,7 +104,7 @@ def new_night(token: str) -> Any:
                     data["duplicate"]["seed"] = form.deal_seed.data
             try:
                 spec = night_files.parse_night(data, club.settings, club.name)
-                night = night_store.create_night(db, club, spec, title_for(_club_language(club)))
+                night = night_store.create_night(db, club, spec, title_for(club_language(club)))
             except ScartoError as exc:
                 problem = _form_problem(exc, names)
             else:
@@ -160,7 +149,6 @@ def night_boards(match_id: int) -> list[dict[str, Any]]:
         return []
     night, table = found
     return board_links(night, table.round, table.players)
-
 
 
 def _form_problem(exc: ScartoError, names: list[str]) -> str:
@@ -216,27 +204,6 @@ def night_state_tag(token: str) -> Response:
     return Response(f'{{"state": "{tag}", "poll": {poll_seconds()}}}', mimetype="application/json", headers=headers)
 
 
-def _round_data(state: night_store.NightState, number: int, can_edit: bool) -> dict[str, Any]:
-    night = state.night
-    return {"number": number, "bye": night.bye(number), "tables": [
-        {"number": t.table.number, "players": list(t.table.players),
-         "match_url": url_for("matches.match_page", token=t.match.edit_token if can_edit else t.match.view_token,
-                              _external=True),
-         "hands": t.hands, "done": t.done,
-         **({"boards": [b.number for b in night.boards(number, len(t.table.players))]} if night.duplicate else {})}
-        for t in state.rounds[number - 1]]}
-
-
-def night_document(state: night_store.NightState, can_edit: bool) -> dict[str, Any]:
-    """The night as ``scarto-night/1`` (docs/NIGHT.md): its tables' links those of this link; a duplicate
-    night's deal set and its ranking with every board's results beside."""
-    out = night_files.night_document(state.night.spec, [_round_data(state, n, can_edit)
-                                                        for n in range(1, state.current + 1)], state.ranking)
-    if state.night.duplicate is not None and state.duplicate is not None:
-        out["duplicate"] = {**state.night.duplicate.to_dict(), "ranking": ranking_to_dict(state.duplicate)}
-    return out
-
-
 @bp.get("/n/<token>/night.json")
 def night_json(token: str) -> Any:
     try:
@@ -259,7 +226,7 @@ def next_round(token: str) -> Any:
     try:
         number = night_store.start_round(get_db(), night.id, force=bool(form.force.data),
                                          reason=(form.reason.data or "").strip(),
-                                         title_for=title_for(_club_language(club)),
+                                         title_for=title_for(club_language(club)),
                                          expected=int(offered) if offered.isdecimal() and len(offered) < 4 else None)
     except night_store.AlreadyStarted as exc:
         flash(_("Round %(n)s is at the tables already (started by a second tap or another phone): nothing more "
@@ -282,7 +249,7 @@ def next_round(token: str) -> Any:
 
 
 def _language(night: night_store.NightRow) -> str:
-    return _club_language(club_store.get_club(get_db(), night.club_id))
+    return club_language(club_store.get_club(get_db(), night.club_id))
 
 
 @bp.get("/n/<token>/cards.pdf")
@@ -305,9 +272,7 @@ def cards_pdf(token: str) -> Response:
     with pdf_turn(), force_locale(_language(night)):  # a few PDFs at once, each in a worker with a time limit
         html = render_template("pdf_night_cards.html", night=night, state=state, number=number)
         pdf = make_pdf(html, resources)
-    name = _file_name(f"{night.title} {number}") or "night"
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+    return pdf_response(pdf, _file_name(f"{night.title} {number}") or "night")
 
 
 @bp.get("/n/<token>/results.pdf")
@@ -318,9 +283,7 @@ def results_pdf(token: str) -> Response:
     with pdf_turn(), force_locale(_language(night)):
         html = render_template("pdf_night_results.html", night=night, state=state)
         pdf = make_pdf(html)
-    name = _file_name(night.title) or "night"
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": disposition("inline", f"{name}.pdf")})
+    return pdf_response(pdf, _file_name(night.title) or "night")
 
 
 @bp.get("/n/<token>/results.csv")
@@ -448,7 +411,7 @@ def _imported(club: club_store.ClubRow, value: Any, session: Any) -> night_store
         1 <= per_round <= night_files.MAX_HANDS else None
     return night_store.import_session(get_db(), club, session, per_round,
                                       club_files.clean_name(title[:40], "title", player=False),
-                                      club_files.read_date(day, "date"), title_for(_club_language(club)))
+                                      club_files.read_date(day, "date"), title_for(club_language(club)))
 
 
 def _merged_page(club: club_store.ClubRow, token: str, night_id: int, other: Any) -> Any:
@@ -463,55 +426,3 @@ def _merged_page(club: club_store.ClubRow, token: str, night_id: int, other: Any
     ranking = rank(merge([mine, replace(other, club=label)]))
     return render_template("night_merged.html", club=club, token=token, night=night, other=label,
                            merged={"duplicate": ranking})
-
-
-# --- the JSON interface ------------------------------------------------------------------
-
-
-@api_bp.post("/c/<token>/nights")
-def create_night(token: str) -> Any:
-    """``scarto-night/1`` -> 201 ``{"edit_url", "view_url"}``; the club's edit link only."""
-    club, value, refusal = request_by_token(CLUB, token)
-    if refusal is not None:
-        return refusal
-    try:
-        spec = night_files.parse_night(value, club.settings, club.name)
-        night = night_store.create_night(get_db(), club, spec, title_for(_club_language(club)))
-    except ScartoError as exc:
-        return read_refusal(exc)
-    return created("nights.night_page", night.edit_token, night.view_token)
-
-
-@api_bp.post("/n/<token>/rounds")
-def start_round(token: str) -> Any:
-    """Start the next round: 201 with it; 409 while a table plays (unless ``{"force": true}``) or after the last."""
-    night, value, refusal = request_by_token(NIGHT, token)
-    if refusal is not None:
-        return refusal
-    if value is None:
-        value = {}
-    problems = []
-    if not isinstance(value, dict):
-        problems.append({"where": "body", "message": "send an object, {} or {\"force\": true, \"reason\": \"...\"}"})
-    else:
-        if not isinstance(value.get("force", False), bool):
-            problems.append({"where": "force", "message": "true or false"})
-        reason = value.get("reason", "")
-        if not isinstance(reason, str) or len(reason) > night_store.MAX_REASON:
-            problems.append({"where": "reason", "message": "a text of at most 200 characters"})
-    if problems:
-        return refuse(400, "bad_request", "The body is not a round request.", problems=problems)
-    club = club_store.get_club(get_db(), night.club_id)
-    try:
-        number = night_store.start_round(get_db(), night.id, force=bool(value.get("force")),
-                                         reason=str(value.get("reason", "")).strip(),
-                                         title_for=title_for(_club_language(club)))
-    except night_store.NotDone as exc:
-        return refuse(409, "conflict", "A table of the current round has not finished; send "
-                      "{\"force\": true, \"reason\": \"...\"} to start the next round anyway.", tables=exc.tables)
-    except night_store.NightOver:
-        return refuse(409, "conflict", "Every round of the night has been seated.")
-    except ScartoError as exc:
-        return read_refusal(exc)
-    state = night_store.night_state(get_db(), night_store.get_night(get_db(), night.id))
-    return _round_data(state, number, True), 201
