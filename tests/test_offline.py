@@ -137,6 +137,43 @@ def test_style_sheets_are_sent_without_their_comments(client: FlaskClient) -> No
         assert again.status_code == 304
 
 
+def test_scripts_are_sent_without_the_lines_that_only_comment(client: FlaskClient) -> None:
+    """Every line of code is sent as written, a comment after code too; only the lines a comment fills
+    alone are left out."""
+    folder = Path(client.application.static_folder or "")
+    for script in sorted(folder.glob("*.js")):
+        kept = script.read_text()
+        sent = client.get(f"/static/{script.name}")
+        body = sent.get_data(as_text=True)
+        assert sent.status_code == 200 and sent.mimetype == "text/javascript"
+        assert int(sent.headers["Content-Length"]) == len(sent.get_data())
+        assert [line for line in body.splitlines() if line.strip()] == _code_lines(kept), script.name
+    sent_offline = client.get("/static/offline.js").get_data(as_text=True)
+    assert "/* Every page" in (folder / "offline.js").read_text() and "/* Every page" not in sent_offline
+    assert "// fetched before the worker" in sent_offline  # a comment after code stays
+
+
+def _code_lines(text: str) -> list[str]:
+    """The lines of a script that hold code, read line by line (not by the server's pattern): a ``//``
+    line is a comment; a ``/*`` at a line's start opens one that fills its lines alone when its first
+    ``*/`` ends a line."""
+    lines, code, at = text.splitlines(), [], 0
+    while at < len(lines):
+        stripped = lines[at].strip()
+        if stripped.startswith("/*"):
+            end = at
+            while "*/" not in (lines[end].strip()[2:] if end == at else lines[end]):
+                end += 1
+            closing = lines[end].strip()[2:] if end == at else lines[end]
+            if closing.split("*/", 1)[1].strip() == "":
+                at = end + 1
+                continue
+        if stripped and not stripped.startswith("//"):
+            code.append(lines[at])
+        at += 1
+    return code
+
+
 def test_the_paces_are_the_apps_to_set_and_reach_the_page_and_the_worker(tmp_path: Path) -> None:
     """POLL_SECONDS reaches the page (the first ask is a 304, which says no pace) and every state.json;
     SEND_WAIT_SECONDS the worker's head. At the usual paces the page carries nothing more."""

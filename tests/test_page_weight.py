@@ -19,7 +19,9 @@ repeated classes the card faces carry, a lighter hand page. So the 40 KB budget 
 for every page but the kinds that draw cards; those (CARD_PAGES) are held to the measured
 heaviest page rounded up (CARD_LIMIT), so that nothing grows meanwhile. Asking about a dealer out of turn
 on the phone (live.js, and the question's sentence on a new hand's page) took the live pages 0.2 KB past
-62 KB: 63 KB since.
+62 KB: 63 KB since. A hand's audit draws every trick as its page does and, since the hand review, the
+cards that would have kept each player's points (43 KB with a review of 8 tricks): a card page too.
+Scripts are sent without the lines that only comment, as style sheets are (2 to 4 KB a page).
 
 The pages are found the way a player finds them: by following links from the
 start page and a 20-hand match (edit and view links), with hands edited and one
@@ -52,9 +54,10 @@ pytestmark = pytest.mark.slow  # make test-fast leaves it out
 
 LIMIT = 40 * 1024
 CARD_LIMIT = 63 * 1024
-CARD_PAGES = frozenset({"hands.new_hand", "hands.edit_hand", "hands.hand_page"})
-"""The entry forms (card grid, live entry), their edits and a hand's page: the pages that draw cards
-and carry the scripts that tap them."""
+CARD_PAGES = frozenset({"hands.new_hand", "hands.edit_hand", "hands.hand_page",
+                        "audit.hand_audit", "audit.kept_hand", "audit.audit_hand"})
+"""The entry forms (card grid, live entry), their edits, a hand's page and its audits: the pages that
+draw cards (and carry the scripts that tap them)."""
 
 
 def budget(w: Weighed) -> int:
