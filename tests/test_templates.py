@@ -18,8 +18,8 @@ from tests.templates_same import compiled, tags_collapsed
 
 WIDTH = 120
 UNWRAPPED = frozenset({
-    "_club_macros.html", "_hand_parts.html", "_match_body.html", "_standings.html", "audit.html",
-    "club_page.html", "club_player.html", "club_table.html", "hand_live.html", "match.html",
+    "_hand_parts.html", "_match_body.html", "audit.html",
+    "club_page.html", "club_player.html", "club_table.html", "hand_live.html",
     "pdf_audit.html", "pdf_club.html", "pdf_match.html",
 })
 """Templates not yet wrapped (being edited elsewhere when the others were): emptied as they are."""
