@@ -62,10 +62,11 @@ def old_templates(revision: str, into: Path) -> Path:
 
 
 def compiled(app: Flask, source: str, name: str) -> str:
-    """The template's Python code without line numbers (its line table, and the message of an import
-    that fails)."""
+    """The template's Python code without line numbers (its line table, the message of an import
+    that fails, and the hint of an inline if without else, which renders as nothing)."""
     code = app.jinja_env.compile(source, name, raw=True)
-    return re.sub(r"^debug_info = .*$|\(imported on line \d+ ", "", code, flags=re.M)
+    return re.sub(r"^debug_info = .*$|\(imported on line \d+ |(?<=inline if-expression on line )\d+", "", code,
+                  flags=re.M)
 
 
 def flat_text(app: Flask, source: str) -> str:

@@ -18,7 +18,7 @@ from tests.templates_same import compiled, tags_collapsed
 
 WIDTH = 120
 UNWRAPPED = frozenset({
-    "_hand_parts.html", "_match_body.html", "audit.html",
+    "_match_body.html", "audit.html",
     "club_page.html", "club_player.html", "club_table.html", "hand_live.html",
     "pdf_audit.html", "pdf_club.html", "pdf_match.html",
 })
