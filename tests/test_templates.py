@@ -18,7 +18,6 @@ from tests.templates_same import compiled, tags_collapsed
 
 WIDTH = 120
 UNWRAPPED = frozenset({
-    "_match_body.html", "audit.html",
     "club_page.html", "club_player.html", "club_table.html", "hand_live.html",
     "pdf_audit.html", "pdf_club.html", "pdf_match.html",
 })
