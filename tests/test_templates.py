@@ -19,7 +19,6 @@ from tests.templates_same import compiled, tags_collapsed
 WIDTH = 120
 UNWRAPPED = frozenset({
     "club_page.html", "club_player.html", "club_table.html", "hand_live.html",
-    "pdf_audit.html", "pdf_club.html", "pdf_match.html",
 })
 """Templates not yet wrapped (being edited elsewhere when the others were): emptied as they are."""
 
