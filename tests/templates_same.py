@@ -11,10 +11,12 @@ templates of REV (default HEAD, so: the work tree's uncommitted change):
    text is compared with the whitespace inside HTML tags collapsed (a line break between two
    attributes is the same tag) and the difference is shown.
 2. The pages themselves: every page tests/test_page_weight.py's walk reaches (a match, a club,
-   a night, audit links), the PDFs' HTML, forms posted empty (their error messages) and a 404,
-   rendered from REV's templates and from the work tree's, in turn, from the same database; the
-   kinds of page in every language. Identical, or identical with the whitespace inside tags
-   collapsed (then the bytes it adds are shown).
+   a night, audit links), and what that site does not show (hands with a kept review: their audit
+   page and sheet, a club player's points given up; seasons ranked by the best N), the PDFs' HTML,
+   forms posted empty (their error messages) and a 404, rendered from REV's templates and from the
+   work tree's, in turn, from the same database; the kinds of page, and those, in every language.
+   Identical, or identical with the whitespace inside tags collapsed (then the bytes it adds are
+   shown). No review is made meanwhile: one not kept beforehand is "being made" in both renders.
 
 Exit status 0 when nothing differs but whitespace inside tags.
 """
@@ -34,8 +36,11 @@ from flask.testing import FlaskClient
 from jinja2 import FileSystemLoader, nodes
 
 from scorer import create_app
+from scorer.engine.seasons import SeasonRule
 from scorer.resources import TEMPLATES
-from scorer.web import LANGUAGES, downloads
+from scorer.storage import clubs, reviews, store
+from scorer.web import LANGUAGES, downloads, get_db
+from scorer.web import reviews as web_reviews
 from tests.test_page_weight import HOST, crawl, seed_site
 
 IN_TAG = re.compile(r"<[A-Za-z/!][^>]*>")
@@ -62,10 +67,11 @@ def old_templates(revision: str, into: Path) -> Path:
 
 
 def compiled(app: Flask, source: str, name: str) -> str:
-    """The template's Python code without line numbers (its line table, and the message of an import
-    that fails)."""
+    """The template's Python code without line numbers (its line table, the message of an import
+    that fails, and the hint of an inline if without else, which renders as nothing)."""
     code = app.jinja_env.compile(source, name, raw=True)
-    return re.sub(r"^debug_info = .*$|\(imported on line \d+ ", "", code, flags=re.M)
+    return re.sub(r"^debug_info = .*$|\(imported on line \d+ |(?<=inline if-expression on line )\d+", "", code,
+                  flags=re.M)
 
 
 def flat_text(app: Flask, source: str) -> str:
@@ -113,6 +119,7 @@ class Pages:
         self.loaders = {"old": FileSystemLoader(str(old)), "new": FileSystemLoader(str(TEMPLATES))}
         self.pdf_html: list[str] = []
         vars(downloads)["html_to_pdf"] = self._pdf  # the PDF's HTML kept, no PDF made
+        vars(web_reviews)["reviewer"] = lambda: _Unasked()  # no review made between two renders
         self.compared = self.spaced = 0
         self.problems: list[str] = []
 
@@ -142,6 +149,42 @@ class Pages:
         return b
 
 
+class _Unasked:
+    """A reviewer that makes nothing: a hand whose review was not kept beforehand is "being made"."""
+
+    def ask(self, key: object, work: Callable[[], None]) -> bool:
+        return True
+
+
+def seed_more(app: Flask, starts: list[str]) -> list[str]:
+    """What the seed site does not show, added to it: kept reviews of some of its match's hands (one past
+    its limits), so their audit pages and sheets show the review and the club's players the points they
+    gave up; seasons ranked by each player's best matches or nights. The pages that show them."""
+    edit = next(m.group(1) for url in starts if (m := re.fullmatch(r"/m/([^/]+)/", url)))
+    club_token = next(m.group(1) for url in starts if (m := re.fullmatch(r"/c/([^/]+)/", url)))
+    reviews.REVIEW_TRICKS["three"] = 4  # the last 4 tricks: a second of search each (tests/test_web_audit.py)
+    more = []
+    with app.app_context():
+        db = get_db()
+        row, _can_edit = store.find_match(db, edit)
+        full = [h for h in store.list_hands(db, row.id) if reviews.reviewable(h.parsed)]
+        for n, hand in enumerate(full[:4]):
+            first = reviews.first_trick(hand.parsed)
+            made = reviews.make_review(hand.parsed, first, 60, int(app.config["REVIEW_POSITIONS"])) if n < 3 \
+                else {"problem": "too_large"}
+            assert "problem" not in made or n == 3, made
+            reviews.keep_review(db, hand.id, hand.version, first, made)
+            more.append(f"/m/{edit}/hands/{hand.key}/audit")
+        club, _can_edit = clubs.find_club(db, club_token)
+        for name, rule in [("Coppa", SeasonRule("matches", 2)), ("Serate", SeasonRule("nights", 1)),
+                           ("Giovedì", SeasonRule("nights", 2))]:
+            season = clubs.add_season(db, club.id, name, "2026-01-01", "2026-12-31", rule)
+            table = f"/c/{club_token}/table?season={season.id}"
+            more += [table, f"{table}&sort=per_hand"]
+        more += [f"/c/{club_token}/p/{player.id}" for player in clubs.roster(db, club.id)]
+    return more
+
+
 def get(url: str) -> Callable[[FlaskClient], tuple[int, str]]:
     def ask(client: FlaskClient) -> tuple[int, str]:
         with client.get(url) as response:
@@ -160,7 +203,9 @@ def post(url: str, token: str) -> Callable[[FlaskClient], tuple[int, str]]:
 def compare_pages(pages: Pages) -> None:
     """Step 2: every page of the walk, its PDFs, its forms posted empty, in every language."""
     app = pages.app
-    urls = [w.url for w in crawl(app, app.test_client(), seed_site(app), [])]
+    starts = seed_site(app)
+    more = seed_more(app, starts)
+    urls = [w.url for w in crawl(app, app.test_client(), starts + more, [])]
     kinds: dict[str, str] = {}
     pdfs, forms = set(), set()
     for url in urls:
@@ -175,7 +220,7 @@ def compare_pages(pages: Pages) -> None:
         pages.compare(url, get(url))
     for url, csrf in sorted(forms):
         pages.compare(f"POST {url}", post(url, csrf))
-    for url in [*kinds.values(), "/m/nothing-here/", "/c/nothing-here/"]:
+    for url in [*kinds.values(), *more, "/m/nothing-here/", "/c/nothing-here/"]:
         for language in LANGUAGES:
             pages.compare(f"{url} ({language})", get(f"{url}{'&' if '?' in url else '?'}lang={language}"))
 
