@@ -317,14 +317,11 @@
   /* A new hand's dealer other than the rotation's is asked about once before saving, ahead of the pile
      check: a wrong tap would pass the deal on wrongly for the rest of the match. The rotation's dealer is
      the one the page came with ticked (the server's, or the phone's own offline, after the hands waiting
-     on it: the tick of the markup, which a tap made before this script ran does not move), or on a page
-     the server answered, the one it marks. Run before anything restores an entry. */
+     on it), or on a page the server answered, the one it marks. Run before anything restores an entry. */
   function askDealer(form) {
     if (!form.dataset.dealerText) return;  // a hand being changed keeps its dealer
-    var rotation = form.dataset.posted ? form.querySelector("input[name=dealer][data-rotation]")
-      : Array.prototype.filter.call(form.querySelectorAll("input[name=dealer]"), function (r) {
-        return r.defaultChecked;
-      })[0];
+    var rotation = form.querySelector(form.dataset.posted ? "input[name=dealer][data-rotation]"
+                                                          : "input[name=dealer]:checked");
     form.addEventListener("submit", function (event) {
       var chosen = form.querySelector("input[name=dealer]:checked"), ok = form.elements.dealer_ok;
       var asked = event.submitter && (event.submitter.name === "dealer_ok" || event.submitter.name === "dealer_by_rotation");

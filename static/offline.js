@@ -35,7 +35,7 @@
     var at = seats.map(function (r) { return r.value; }).indexOf(waiting.dealer);
     var next = at >= 0 ? seats[(at + 1) % seats.length] : null;
     field.value = String(count);
-    if (next) seats.forEach(function (r) { r.checked = r.defaultChecked = r === next; });  // the tick it came with
+    if (next) seats.forEach(function (r) { r.checked = r === next; });
     var live = document.getElementById("live");
     if (live) {
       var cfg = JSON.parse(live.getAttribute("data-config"));
