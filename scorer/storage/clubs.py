@@ -20,7 +20,6 @@ is handed to it to write (:func:`export_club`).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import secrets
@@ -146,26 +145,12 @@ def create_club(db: sqlite_utils.Database, name: str, players: Sequence[tuple[st
 
 
 def get_club(db: sqlite_utils.Database, club_id: int) -> ClubRow:
-    rows = list(db.query("SELECT * FROM clubs WHERE id = ?", [club_id]))
-    if not rows:
-        raise store.NotFound("no such club")
-    return _club_row(rows[0])
+    return store.get_by_id(db, "clubs", club_id, _club_row, "club")
 
 
 def find_club(db: sqlite_utils.Database, token: str) -> tuple[ClubRow, bool]:
     """The club a token opens, and whether it is the edit token; NotFound otherwise."""
-    if not token or len(token) > 64:
-        raise store.NotFound("no such club")
-    key = token_key(token)
-    rows = list(db.query("SELECT * FROM clubs WHERE edit_key = ? OR view_key = ?", [key, key]))
-    if not rows:
-        raise store.NotFound("no such club")
-    row = _club_row(rows[0])
-    if hmac.compare_digest(row.edit_token.encode(), token.encode()):
-        return row, True
-    if hmac.compare_digest(row.view_token.encode(), token.encode()):
-        return row, False
-    raise store.NotFound("no such club")
+    return store.find_by_token(db, "clubs", token, _club_row, "club")
 
 
 def _club_row(row: dict[str, Any]) -> ClubRow:

@@ -16,7 +16,6 @@ drawn by :func:`scorer.engine.seating.plan` and the ranking made by
 
 from __future__ import annotations
 
-import hmac
 import json
 import multiprocessing
 import threading
@@ -248,26 +247,12 @@ def _night_row(row: dict[str, Any]) -> NightRow:
 
 
 def get_night(db: sqlite_utils.Database, night_id: int) -> NightRow:
-    rows = list(db.query("SELECT * FROM nights WHERE id = ?", [night_id]))
-    if not rows:
-        raise store.NotFound("no such night")
-    return _night_row(rows[0])
+    return store.get_by_id(db, "nights", night_id, _night_row, "night")
 
 
 def find_night(db: sqlite_utils.Database, token: str) -> tuple[NightRow, bool]:
     """The night a token opens, and whether it is the edit token; NotFound otherwise."""
-    if not token or len(token) > 64:
-        raise store.NotFound("no such night")
-    key = token_key(token)
-    rows = list(db.query("SELECT * FROM nights WHERE edit_key = ? OR view_key = ?", [key, key]))
-    if not rows:
-        raise store.NotFound("no such night")
-    row = _night_row(rows[0])
-    if hmac.compare_digest(row.edit_token.encode(), token.encode()):
-        return row, True
-    if hmac.compare_digest(row.view_token.encode(), token.encode()):
-        return row, False
-    raise store.NotFound("no such night")
+    return store.find_by_token(db, "nights", token, _night_row, "night")
 
 
 def club_nights(db: sqlite_utils.Database, club_id: int) -> list[NightRow]:

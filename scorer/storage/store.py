@@ -29,14 +29,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -57,6 +57,9 @@ from ..engine.standings import (
 )
 from .db import BUSY_TIMEOUT, token_key, writer_lock
 from .db import writers_waiting as database_writers_waiting
+
+Row = TypeVar("Row")
+"""A stored row as its module reads it (:func:`find_by_token`: a match, a club, a night)."""
 
 TOKEN_BYTES = 18
 """144 random bits per token (at least 128 required), URL-safe base64: 24 characters."""
@@ -280,26 +283,41 @@ def create_match(db: sqlite_utils.Database, match: MatchRecord,
 
 def get_match(db: sqlite_utils.Database, match_id: int) -> MatchRow:
     """A match by its id; NotFound otherwise."""
-    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
+    return get_by_id(db, "matches", match_id, _match_row, "match")
+
+
+def get_by_id(db: sqlite_utils.Database, table: str, row_id: int, read: Callable[[dict[str, Any]], Row],
+              what: str) -> Row:
+    """The row of ``table`` (matches, clubs, nights) with this id, read by ``read``; NotFound otherwise."""
+    rows = list(db.query(f"SELECT * FROM {table} WHERE id = ?", [row_id]))
     if not rows:
-        raise NotFound("no such match")
-    return _match_row(rows[0])
+        raise NotFound(f"no such {what}")
+    return read(rows[0])
 
 
 def find_match(db: sqlite_utils.Database, token: str) -> tuple[MatchRow, bool]:
     """The match a token opens, and whether it is the edit token; NotFound otherwise."""
+    return find_by_token(db, "matches", token, _match_row, "match")
+
+
+def find_by_token(db: sqlite_utils.Database, table: str, token: str, read: Callable[[dict[str, Any]], Row],
+                  what: str) -> tuple[Row, bool]:
+    """The row of ``table`` (matches, clubs, nights) a token opens, read by ``read``, and whether it is the
+    edit token; NotFound otherwise. One lookup for every capability link: found by the token's hash
+    (:func:`token_key`), then the token itself compared in constant time, so that neither the index walk
+    nor the comparison tells an attacker how much of a guess was right."""
     if not token or len(token) > 64:
-        raise NotFound("no such match")
+        raise NotFound(f"no such {what}")
     key = token_key(token)
-    rows = list(db.query("SELECT * FROM matches WHERE edit_key = ? OR view_key = ?", [key, key]))
+    rows = list(db.query(f"SELECT * FROM {table} WHERE edit_key = ? OR view_key = ?", [key, key]))
     if not rows:
-        raise NotFound("no such match")
-    row = _match_row(rows[0])
-    if hmac.compare_digest(row.edit_token.encode(), token.encode()):
-        return row, True
-    if hmac.compare_digest(row.view_token.encode(), token.encode()):
-        return row, False
-    raise NotFound("no such match")
+        raise NotFound(f"no such {what}")
+    row = rows[0]
+    if hmac.compare_digest(row["edit_token"].encode(), token.encode()):
+        return read(row), True
+    if hmac.compare_digest(row["view_token"].encode(), token.encode()):
+        return read(row), False
+    raise NotFound(f"no such {what}")
 
 
 def _match_row(row: dict[str, Any]) -> MatchRow:
