@@ -16,8 +16,8 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from .engine.cards import CODES
 from .engine.errors import ScartoError
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from .engine.standings import Standings
 
 MAX_FILE_BYTES = MAX_UPLOAD_BYTES  # what the app exports, the command reads (docs/LIMITS.md)
+
+T = TypeVar("T")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -127,6 +129,18 @@ def _read_size(descriptor: int) -> int:
     return min(size, MAX_FILE_BYTES) + 1
 
 
+def _parsed(name: str, read: Callable[[Any], T]) -> T | None:
+    """``read`` applied to the file's JSON value, or None once what is wrong is told on standard error
+    (the command then exits 2): a file that cannot be read, or a record the engine refuses."""
+    try:
+        return read(_read(name))
+    except ScartoError as exc:
+        _complain(name, exc)
+    except RecursionError:
+        _complain(name, ScartoError("nested too deeply"))
+    return None
+
+
 def _complain(name: str, exc: ScartoError) -> None:
     """One line on standard error, even when a name in the record holds a line break."""
     line = f"scarto: {name}: {exc}".replace("\r", "\\r").replace("\n", "\\n")
@@ -158,10 +172,8 @@ def _score(args: argparse.Namespace) -> int:
 def _match(args: argparse.Namespace) -> int:
     from .engine.standings import standings
 
-    try:
-        match = parse_match(_read(args.file))
-    except (ScartoError, RecursionError) as exc:
-        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+    match = _parsed(args.file, parse_match)
+    if match is None:
         return 2
     table = standings(match)
     if args.json:
@@ -176,10 +188,9 @@ def _analyse(args: argparse.Namespace) -> int:
     limit, is told like a read error (exit 2)."""
     from .engine.analysis import analyse
 
-    try:
-        review = analyse(parse_hand(_read(args.file)), args.from_trick, node_limit=args.node_limit)
-    except (ScartoError, RecursionError) as exc:
-        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+    review = _parsed(args.file, lambda value: analyse(parse_hand(value), args.from_trick,
+                                                      node_limit=args.node_limit))
+    if review is None:
         return 2
     if args.json:
         print(json.dumps(review.to_dict(), ensure_ascii=False))
@@ -189,10 +200,8 @@ def _analyse(args: argparse.Namespace) -> int:
 
 
 def _pdf(args: argparse.Namespace) -> int:
-    try:
-        match = parse_match(_read(args.file))
-    except (ScartoError, RecursionError) as exc:
-        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+    match = _parsed(args.file, parse_match)
+    if match is None:
         return 2
     try:
         # WeasyPrint is imported only when a PDF is made; imported by name so that the
@@ -232,11 +241,10 @@ def _duplicate(args: argparse.Namespace) -> int:
 
     sessions = []
     for name in args.files:
-        try:
-            sessions.append(parse_duplicate(_read(name)))
-        except (ScartoError, RecursionError) as exc:
-            _complain(name, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+        session = _parsed(name, parse_duplicate)
+        if session is None:
             return 2
+        sessions.append(session)
     try:
         ranking = rank(merge(sessions))
     except ScartoError as exc:
@@ -252,10 +260,8 @@ def _duplicate(args: argparse.Namespace) -> int:
 def _ratings(args: argparse.Namespace) -> int:
     """The club file's ratings, highest first (docs/RATINGS.md); no database: the file is read as the app
     reads it on import, its hands judged, and the ratings computed afresh."""
-    try:
-        club = _club_file(_read(args.file))
-    except (ScartoError, RecursionError) as exc:
-        _complain(args.file, exc if isinstance(exc, ScartoError) else ScartoError("nested too deeply"))
+    club = _parsed(args.file, _club_file)
+    if club is None:
         return 2
     from . import rater  # openskill, imported only when ratings are asked for
     from .engine.ratings import file_summaries, rated_players, ratings_document
