@@ -182,21 +182,13 @@ def present(obj: dict[str, Any]) -> dict[str, Any]:
 
 def parse_hand(data: object) -> HandRecord:
     """A ``scarto-hand/1`` value to a HandRecord; ReadError if it cannot be used."""
-    obj = _object(data, "")
-    _check_format(obj, HAND_FORMAT)
-    _check_sizes(obj)
-    ruleset = find_ruleset(obj.get("ruleset"))
-    players = _players(obj.get("players"), ruleset)
+    obj, ruleset, players = _read_head(data, HAND_FORMAT)
     return _hand_body(obj, ruleset, players, "", obj.get("ruleset", "classic"))
 
 
 def parse_match(data: object) -> MatchRecord:
     """A ``scarto-match/1`` value to a MatchRecord; ReadError if it cannot be used."""
-    obj = _object(data, "")
-    _check_format(obj, MATCH_FORMAT)
-    _check_sizes(obj)
-    ruleset = find_ruleset(obj.get("ruleset"))
-    players = _players(obj.get("players"), ruleset)
+    obj, ruleset, players = _read_head(data, MATCH_FORMAT)
     first_dealer = _player(obj.get("first_dealer"), players, "first_dealer")
     hands_value = obj.get("hands")
     if not isinstance(hands_value, list):
@@ -220,6 +212,17 @@ def parse_match(data: object) -> MatchRecord:
         settle=_choice(obj, "settle", SETTLE) or "per_point",
         stake=_stake(obj.get("stake")),
     )
+
+
+def _read_head(data: object, expected_format: str) -> tuple[dict[str, Any], Ruleset, tuple[str, ...]]:
+    """What a hand file and a match file begin with alike, read in the same order so that both refuse
+    the same faults with the same error: an object of the format, not larger than any match, then its
+    ruleset and its players."""
+    obj = _object(data, "")
+    _check_format(obj, expected_format)
+    _check_sizes(obj)
+    ruleset = find_ruleset(obj.get("ruleset"))
+    return obj, ruleset, _players(obj.get("players"), ruleset)
 
 
 def _object(data: object, where: str) -> dict[str, Any]:
