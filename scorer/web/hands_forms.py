@@ -9,8 +9,9 @@ one player, cards and points typed the way people write them (``19½``, ``K♣``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -26,6 +27,9 @@ from ..engine.rulesets import Ruleset
 from ..engine.validation import counting_cards
 from .forms import Form, Longest, Readable, TextBox
 from .labels import page_words
+
+Number = TypeVar("Number", int, Fraction)
+"""A count typed per seat: card points (a Fraction) or cards in a pile."""
 
 MAX_PLAYERS = 4
 """The most players a preset has (``four``); forms have a field per seat up to it."""
@@ -230,6 +234,27 @@ class HandForm(Form):
     def body(self) -> dict[str, Any]:
         raise NotImplementedError
 
+    def one_blank_filled(self, fields: list[Any], read: Callable[[str], Number], total: Number, blanks: str,
+                         too_much: str) -> list[Number]:
+        """Each seat's number as typed in ``fields`` (read by ``read``), the one left blank filled in as
+        ``total`` less the others: the last player's points or pile need not be counted, the pack says
+        them. EntryError at the field for a number ``read`` refuses, at the first field for more than
+        one blank (``blanks``), at the blank one for numbers already past the total (``too_much``)."""
+        values: list[Number | None] = []
+        for i, field in enumerate(fields):
+            text = (field.data or "").strip()
+            try:
+                values.append(read(text) if text else None)
+            except ValueError as exc:
+                raise EntryError(field.name, f"{self.players[i]}: {exc}") from exc
+        blank = [i for i, v in enumerate(values) if v is None]
+        if len(blank) > 1:
+            raise EntryError(fields[0].name, blanks)
+        rest = total - sum(v for v in values if v is not None)
+        if blank and rest < 0:
+            raise EntryError(fields[blank[0]].name, too_much)
+        return [rest if v is None else v for v in values]
+
     def fill(self, record: dict[str, Any]) -> None:
         """Prefill the form from a stored in-match record (editing)."""
         self.dealer.data = record.get("dealer")
@@ -251,28 +276,13 @@ class PointsForm(HandForm):
         return [getattr(self, f"points_{i}") for i in self.seats()]
 
     def body(self) -> dict[str, Any]:
-        values: list[Fraction | None] = []
-        for i, field in enumerate(self.point_fields()):
-            text = (field.data or "").strip()
-            if not text:
-                values.append(None)
-                continue
-            try:
-                values.append(parse_points_text(text))
-            except ValueError as exc:
-                raise EntryError(field.name, f"{self.players[i]}: {exc}") from exc
-        blank = [i for i, v in enumerate(values) if v is None]
-        if len(blank) > 1:
-            raise EntryError("points_0", _("Enter the points of every player but one: the last one fills itself "
-                                           "in (%(total)s in all).", total=fraction_text(self.rules.deck_total)))
-        if blank:
-            rest = self.rules.deck_total - sum(v for v in values if v is not None)
-            if rest < 0:
-                raise EntryError(f"points_{blank[0]}", _(
-                    "The points entered already add up to more than %(total)s, the whole pack: check them.",
-                    total=fraction_text(self.rules.deck_total)))
-            values[blank[0]] = rest
-        return {"points": {p: fraction_json(v) for p, v in zip(self.players, values, strict=True) if v is not None}}
+        total = fraction_text(self.rules.deck_total)
+        values = self.one_blank_filled(
+            self.point_fields(), parse_points_text, self.rules.deck_total,
+            _("Enter the points of every player but one: the last one fills itself in (%(total)s in all).",
+              total=total),
+            _("The points entered already add up to more than %(total)s, the whole pack: check them.", total=total))
+        return {"points": {p: fraction_json(v) for p, v in zip(self.players, values, strict=True)}}
 
     def fill(self, record: dict[str, Any]) -> None:
         super().fill(record)
@@ -350,24 +360,12 @@ class HonoursForm(_PilesForm):
         return [getattr(self, f"size_{i}") for i in self.seats()]
 
     def body(self) -> dict[str, Any]:
-        sizes: list[int | None] = []
-        for i, field in enumerate(self.size_fields()):
-            text = (field.data or "").strip()
-            try:
-                sizes.append(parse_count_text(text) if text else None)
-            except ValueError as exc:
-                raise EntryError(field.name, f"{self.players[i]}: {exc}") from exc
-        blank = [i for i, s in enumerate(sizes) if s is None]
-        if len(blank) > 1:
-            raise EntryError("size_0", _("Enter the number of cards in every pile but one: the last one fills itself "
-                                         "in (%(total)s in all).", total=self.rules.pack_size))
-        if blank:
-            rest = self.rules.pack_size - sum(s for s in sizes if s is not None)
-            if rest < 0:
-                raise EntryError(f"size_{blank[0]}", _(
-                    "The pile sizes entered already add up to more than the %(total)s cards of the pack.",
-                    total=self.rules.pack_size))
-            sizes[blank[0]] = rest
+        total = self.rules.pack_size
+        sizes = self.one_blank_filled(
+            self.size_fields(), parse_count_text, total,
+            _("Enter the number of cards in every pile but one: the last one fills itself in (%(total)s in all).",
+              total=total),
+            _("The pile sizes entered already add up to more than the %(total)s cards of the pack.", total=total))
         return {"honours": self.piles(), "sizes": dict(zip(self.players, sizes, strict=True))}
 
     def fill(self, record: dict[str, Any]) -> None:
