@@ -129,30 +129,35 @@ def create_app(test_config: dict[str, Any] | None = None, instance_path: str | N
     app.after_request(_security_headers)
     app.after_request(_remember_language)
 
-    from . import api, audit, hands, history, matches, offline, sheets, transfer
+    from . import (
+        api,
+        audit,
+        clubs,
+        clubs_api,
+        clubs_matches,
+        clubs_players,
+        clubs_seasons,
+        deals,
+        hands,
+        history,
+        matches,
+        nights,
+        nights_api,
+        offline,
+        sheets,
+        transfer,
+    )
 
-    app.register_blueprint(matches.bp)
-    app.register_blueprint(hands.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(sheets.bp)
-    app.register_blueprint(audit.bp)
-    app.register_blueprint(transfer.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(offline.bp)  # manifest, service worker, the match state tag
-    csrf.exempt(api.bp)
-    from . import clubs, clubs_api, clubs_matches, clubs_players, clubs_seasons  # clubs and their JSON interface
-
-    app.register_blueprint(_whole(clubs.bp, clubs_matches, clubs_players, clubs_seasons))
-    app.register_blueprint(clubs_api.bp)
-    csrf.exempt(clubs_api.bp)
-    from . import nights, nights_api  # club nights, their pages and their JSON interface
-
-    app.register_blueprint(nights.bp)
-    app.register_blueprint(nights_api.bp)
-    csrf.exempt(nights_api.bp)
-    from . import deals  # deal sets for duplicate play: pages and sheets, nothing stored
-
-    app.register_blueprint(deals.bp)
+    for bp in (matches.bp, hands.bp, history.bp, sheets.bp, audit.bp, transfer.bp, api.bp,
+               offline.bp,  # manifest, service worker, the match state tag
+               _whole(clubs.bp, clubs_matches, clubs_players, clubs_seasons), clubs_api.bp,
+               nights.bp, nights_api.bp,  # club nights, their pages and their JSON interface
+               deals.bp):  # deal sets for duplicate play: pages and sheets, nothing stored
+        app.register_blueprint(bp)
+    # the JSON interfaces take only a JSON body, which no page on another site can send without a
+    # CORS preflight this app never grants: they need no CSRF token
+    for bp in (api.bp, clubs_api.bp, nights_api.bp):
+        csrf.exempt(bp)
     filters.register(app, LANGUAGES)
     return app
 
