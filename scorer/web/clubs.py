@@ -14,6 +14,7 @@ one, adding one), :mod:`.clubs_players` (a player's page, rename, merge) and :mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -127,26 +128,38 @@ def import_club() -> Any:
     """A club from a ``scarto-club/1`` file (a backup, or another installation's export), or from the
     first part of a club's file written in parts (the others are added on the club's file page)."""
     form = ImportClubForm()
-    problems: list[str] = []
-    if form.validate_on_submit():
-        try:
-            club_file = _uploaded_club_file(form)
-            problems = file_errors(club_file)
-            if not problems:
-                club = club_store.import_club(get_db(), club_file)
-                warn_look_alikes(p.name for p in club_store.roster(get_db(), club.id))
-                if club_file.part is None:
-                    flash(ngettext("Club imported: %(num)s match.", "Club imported: %(num)s matches.",
-                                   len(club_file.matches)))
-                else:
-                    flash(ngettext("Part 1 of %(of)s imported: %(num)s match. Add the other parts on the club's "
-                                   "file page.", "Part 1 of %(of)s imported: %(num)s matches. Add the other parts "
-                                   "on the club's file page.", len(club_file.matches), of=club_file.part.of))
-                return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
-        except ScartoError as exc:
-            problems = [error_text(exc)]
+    answer, problems = _take_club_file(form, _import_club_file)
+    if answer is not None:
+        return answer
     status = 400 if request.method == "POST" else 200
     return render_template("club_import.html", form=form, problems=problems), status
+
+
+def _import_club_file(club_file: club_files.ClubFile) -> Any:
+    """The club a file makes, told, and its share page."""
+    club = club_store.import_club(get_db(), club_file)
+    warn_look_alikes(p.name for p in club_store.roster(get_db(), club.id))
+    if club_file.part is None:
+        flash(ngettext("Club imported: %(num)s match.", "Club imported: %(num)s matches.", len(club_file.matches)))
+    else:
+        flash(ngettext("Part 1 of %(of)s imported: %(num)s match. Add the other parts on the club's "
+                       "file page.", "Part 1 of %(of)s imported: %(num)s matches. Add the other parts "
+                       "on the club's file page.", len(club_file.matches), of=club_file.part.of))
+    return remember_club(redirect(url_for("clubs.share", token=club.edit_token)), club.edit_token)
+
+
+def _take_club_file(form: ImportClubForm, take: Callable[[club_files.ClubFile], Any]) -> tuple[Any, list[str]]:
+    """(what ``take`` answers for the club file the form posts, []), or (None, why the file is refused: it
+    cannot be read, a hand in it has errors, or the storage refuses it, e.g. past a limit): a club's import
+    and the part added to it read their file alike. (None, []) while nothing valid is posted."""
+    if not form.validate_on_submit():
+        return None, []
+    try:
+        club_file = _uploaded_club_file(form)
+        problems = file_errors(club_file)
+        return (None, problems) if problems else (take(club_file), [])
+    except ScartoError as exc:
+        return None, [error_text(exc)]
 
 
 def _uploaded_club_file(form: ImportClubForm) -> club_files.ClubFile:
@@ -284,22 +297,20 @@ def add_part(token: str) -> Any:
     """The next part of a club's file, added to the club its first part made (docs/CLUB.md)."""
     club, can_edit = load_by_token(CLUB, token, edit=True)
     form = ImportClubForm()
-    problems: list[str] = []
-    if form.validate_on_submit():
-        try:
-            part = _uploaded_club_file(form)
-            problems = file_errors(part)
-            if not problems:
-                added, _count = club_store.add_part(get_db(), club, part)
-                mark = part.part
-                assert mark is not None  # add_part takes only a part
-                flash(ngettext("Part %(number)s of %(of)s added: %(num)s match.",
-                               "Part %(number)s of %(of)s added: %(num)s matches.", added, number=mark.number,
-                               of=mark.of))
-                return redirect(url_for("clubs.club_file", token=token))
-        except ScartoError as exc:
-            problems = [error_text(exc)]
+    answer, problems = _take_club_file(form, lambda part: _add_part_file(club, token, part))
+    if answer is not None:
+        return answer
     return _file_page(club, token, can_edit, form, problems, 400)
+
+
+def _add_part_file(club: club_store.ClubRow, token: str, part: club_files.ClubFile) -> Any:
+    """The part added to the club, told, and the club's file page."""
+    added, _count = club_store.add_part(get_db(), club, part)
+    mark = part.part
+    assert mark is not None  # add_part takes only a part
+    flash(ngettext("Part %(number)s of %(of)s added: %(num)s match.",
+                   "Part %(number)s of %(of)s added: %(num)s matches.", added, number=mark.number, of=mark.of))
+    return redirect(url_for("clubs.club_file", token=token))
 
 
 def _file_page(club: club_store.ClubRow, token: str, can_edit: bool, form: ImportClubForm, problems: list[str],
