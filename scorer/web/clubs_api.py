@@ -9,6 +9,7 @@ with its problems listed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint
@@ -36,18 +37,22 @@ def _hand_errors(results: list[HandResult], prefix: str = "") -> list[dict[str, 
             for number, result in enumerate(results, start=1) for p in result.errors]
 
 
-def _club_file(value: Any, outcome: str) -> tuple[Any, Any]:
-    """(the ``scarto-club/1`` body read, None), or (None, the 400 listing what is wrong in it: a read
-    error, or the hands with errors, which refuse the file whole; ``outcome`` says what did not happen)."""
+def _take_club_file(value: Any, outcome: str, take: Callable[[club_files.ClubFile], Any]) -> Any:
+    """What ``take`` answers for the ``scarto-club/1`` body, or the 400 listing what is wrong in it: a
+    read error, the hands with errors, which refuse the file whole (``outcome`` says what did not
+    happen), or a limit (docs/LIMITS.md) the file's reading could not see, met as ``take`` stores it.
+    A new club and a part added to one read their body alike."""
     try:
         club_file = club_files.parse_club(value)
     except ScartoError as exc:
-        return None, read_refusal(exc)
+        return read_refusal(exc)
     problems = [p for i, results in enumerate(club_file.results) for p in _hand_errors(results, f"matches[{i}]")]
     if problems:
-        return None, refuse(400, "bad_request", f"A hand with errors cannot be scored, so {outcome}.",
-                            problems=problems)
-    return club_file, None
+        return refuse(400, "bad_request", f"A hand with errors cannot be scored, so {outcome}.", problems=problems)
+    try:
+        return take(club_file)
+    except ScartoError as exc:
+        return read_refusal(exc)
 
 
 @bp.post("/api/clubs")
@@ -56,13 +61,12 @@ def create_club() -> Any:
     value, refusal = json_request()
     if refusal is not None:
         return refusal
-    club_file, refusal = _club_file(value, "the club was not created")
-    if refusal is not None:
-        return refusal
-    try:
-        club = club_store.import_club(get_db(), club_file)
-    except ScartoError as exc:  # a limit (docs/LIMITS.md) the file's reading could not see
-        return read_refusal(exc)
+    return _take_club_file(value, "the club was not created", _created_club)
+
+
+def _created_club(club_file: club_files.ClubFile) -> Any:
+    """The club the file makes: 201 with its links, and the roster's look-alike names as warnings."""
+    club = club_store.import_club(get_db(), club_file)
     body, status, headers = created("clubs.club_page", club.edit_token, club.view_token)
     warnings = look_alike_sentences(p.name for p in club_store.roster(get_db(), club.id))
     return ({**body, "warnings": warnings} if warnings else body), status, headers
@@ -97,17 +101,15 @@ def club_match(token: str) -> Any:
 def club_part(token: str) -> Any:
     """A later part of a club's file (``scarto-club/1`` with ``part``) added to the club its first part
     made: 201 ``{"added", "matches"}``, the part's matches and the club's now (docs/CLUB.md)."""
-    db = get_db()
     club, value, refusal = request_by_token(CLUB, token)
     if refusal is not None:
         return refusal
-    part, refusal = _club_file(value, "the part was not added")
-    if refusal is not None:
-        return refusal
-    try:
-        added, count = club_store.add_part(db, club, part)
-    except ScartoError as exc:
-        return read_refusal(exc)
+    return _take_club_file(value, "the part was not added", lambda part: _part_added(club, part))
+
+
+def _part_added(club: club_store.ClubRow, part: club_files.ClubFile) -> Any:
+    """201 ``{"added", "matches"}``: the part's matches, and the club's now."""
+    added, count = club_store.add_part(get_db(), club, part)
     return {"added": added, "matches": count}, 201
 
 
