@@ -316,13 +316,13 @@
 
   /* A new hand's dealer other than the rotation's is asked about once before saving, ahead of the pile
      check: a wrong tap would pass the deal on wrongly for the rest of the match. The rotation's dealer is
-     the one the page came with ticked (the server's, or the phone's own offline, after the hands waiting
-     on it), or on a page the server answered, the one it marks. Run before anything restores an entry. */
+     the one the page marks (the server's, or offline the phone's own, after the hands waiting on it:
+     offline.js moves the mark), read when saving: never which is ticked, since a tap made on a slow
+     phone before this script ran, or an entry restored, ticks another. */
   function askDealer(form) {
     if (!form.dataset.dealerText) return;  // a hand being changed keeps its dealer
-    var rotation = form.querySelector(form.dataset.posted ? "input[name=dealer][data-rotation]"
-                                                          : "input[name=dealer]:checked");
     form.addEventListener("submit", function (event) {
+      var rotation = form.querySelector("input[name=dealer][data-rotation]");
       var chosen = form.querySelector("input[name=dealer]:checked"), ok = form.elements.dealer_ok;
       var asked = event.submitter && (event.submitter.name === "dealer_ok" || event.submitter.name === "dealer_by_rotation");
       if (asked || !chosen || !ok) return;

@@ -208,6 +208,7 @@ def test_the_entry_form_is_kept_from_hand_to_hand_with_the_next_hands_number_cou
         assert f"<h1>Hand {number} " in page and f"Save hand {number}<" in page
         assert re.search(rf'name="expected_count" type="hidden" value="{number - 1}"', page)
         assert _checked_dealer(page) == [dealer]
+        assert re.findall(r'value="([^"]+)"[^>]* data-rotation>', page) == [dealer], "what the phone asks about"
         assert "\x00" not in page
     # the table chose another dealer: the next is the one after them
     record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, dealer="Carla"))
@@ -327,7 +328,7 @@ def test_the_entry_forms_markup_changes_without_the_cache_knowing(app: Flask, cl
     hits = PAGE_CACHE.hits
     page = entry_page(client, token)
     assert PAGE_CACHE.hits == hits + 1
-    assert re.findall(r'value="([^"]+)" data-seat="\d" id="dealer-\d" checked>', page) == ["Bruno"]
+    assert re.findall(r'value="([^"]+)" data-seat="\d" id="dealer-\d" checked data-rotation>', page) == ["Bruno"]
     assert '<h1>Hand 2 ' in page and re.search(r'name="expected_count" type="hidden" value="1"', page)
 
 

@@ -463,7 +463,8 @@ def _next_hand(view: MatchPage) -> dict[str, SlotValue]:
     players = view.record.players
     dealer = view.table.next_dealer if view.table.next_dealer in players else None
     return {"count": str(view.count), "number": str(view.next_number), "dealer": dealer,
-            **{f"dealer-checked-{seat}": " checked" if name == dealer else "" for seat, name in enumerate(players)}}
+            **{f"dealer-checked-{seat}": " checked" if name == dealer else "" for seat, name in enumerate(players)},
+            **{f"dealer-rotation-{seat}": " data-rotation" if name == dealer else "" for seat, name in enumerate(players)}}
 
 
 def _settings_key(row: store.MatchRow) -> str:

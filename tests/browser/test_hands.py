@@ -62,6 +62,38 @@ def test_decimal_points_are_refused_with_the_third(page: Any, live_server: str, 
     assert stored_hands(page, match_url)[0]["points"] == {"Anna": "76/3", "Bruno": 22, "Carla": "92/3"}
 
 
+def test_a_dealer_tapped_before_the_forms_script_runs_is_still_asked_about(page: Any, live_server: str,
+                                                                          taps: Taps) -> None:
+    """On a slow phone the form shows before its script runs: a dealer tapped then is still judged
+    against the rotation the page came with, not against the tap."""
+    match_url = new_match(page, live_server)
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", answer)
+    held: list[Any] = []
+    page.route("**/static/cards.js*", lambda route: held.append(route))  # held until the dealer is tapped
+    page.goto(match_url)
+    with page.expect_navigation(wait_until="commit"):
+        taps.tap("#record-points")
+    page.wait_for_selector("label:has(#dealer-1)")
+    taps.tap("label:has(#dealer-1)")
+    assert held and page.evaluate("document.readyState") != "complete"  # tapped before the script ran
+    held[0].continue_()
+    page.wait_for_load_state("load")
+    expect(page.locator("#dealer-1")).to_be_checked()
+    type_into(page, taps, "#points_0", "31")
+    type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("25")  # cards.js has run
+    taps.tap("#save")  # "no": the entry stays as it is
+    expect(page.locator("#points_0")).to_have_value("31")
+    assert asked == ["Anna deals this hand by the rotation: save with Bruno?"]
+    assert stored_hands(page, match_url) == []
+
+
 def test_a_dealer_out_of_turn_is_asked_about_once_in_every_entry_way(page: Any, live_server: str,
                                                                      taps: Taps) -> None:
     """Hand 1, the rotation says Anna, Bruno tapped: it was saved without a word and the deal passed on from
