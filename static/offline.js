@@ -25,8 +25,8 @@
   /* A new-hand form shown offline: the hands waiting on this phone come first (the service worker says
      how many, and who dealt the last, in <html data-waiting>), so the form is for the hand after them:
      its number, the count it expects, the next dealer in seating order, live.js's data too (read after
-     this script: both are deferred). The page's own fields and data (the rotation's mark too), never its
-     markup. */
+     this script: both are deferred). The page's own fields and data (the rotation's mark too, which cards.js
+     asks about), never its markup. */
   function afterWaiting(raw) {
     var form = raw && document.querySelector("form[method=post][action*='/hands/new/']");
     var field = form && form.elements.expected_count;
@@ -36,10 +36,7 @@
     var at = seats.map(function (r) { return r.value; }).indexOf(waiting.dealer);
     var next = at >= 0 ? seats[(at + 1) % seats.length] : null;
     field.value = String(count);
-    if (next) seats.forEach(function (r) {
-      r.checked = r === next;
-      r.toggleAttribute("data-rotation", r === next);  // what cards.js asks about
-    });
+    if (next) seats.forEach(function (r) { r.checked = r === next; r.toggleAttribute("data-rotation", r === next); });
     var live = document.getElementById("live");
     if (live) {
       var cfg = JSON.parse(live.getAttribute("data-config"));
