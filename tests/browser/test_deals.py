@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from scorer.engine.deals import deal_board
 from tests.browser.conftest import Taps, no_overflow, violations
@@ -25,7 +26,7 @@ def test_a_board_is_laid_out_seat_by_seat_on_a_phone(page: Any, live_server: str
     taps.tap("text=Smazzata 2")
     board = deal_board("Circolo 6 dicembre", 2)
     seat2 = page.locator("details.seat").nth(1)
-    assert page.locator("details.seat[open]").count() == 1  # seat 1 open: one seat at a time
+    expect(page.locator("details.seat[open]")).to_have_count(1)  # seat 1 open (once deals.js runs): one at a time
     seat2.locator("summary").click()
     assert seat2.get_attribute("open") is not None and page.locator("details.seat[open]").count() == 1
     boxes = seat2.locator("input[type=checkbox]")
@@ -39,8 +40,9 @@ def test_a_board_is_laid_out_seat_by_seat_on_a_phone(page: Any, live_server: str
     assert violations(page, axe_source) == []
     page.reload()  # the ticks stay while the board is laid out
     seat2 = page.locator("details.seat").nth(1)
+    expect(page.locator("details.seat[open]")).to_have_count(1)
     seat2.locator("summary").click()
-    assert seat2.locator(".laid").inner_text() == "2 di 25 messe"
+    expect(seat2.locator(".laid")).to_have_text("2 di 25 messe")
     for i in range(2, 25):
         seat2.locator("input[type=checkbox]").nth(i).check()
     assert "done" in (seat2.get_attribute("class") or "")
