@@ -5,10 +5,11 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 STAMP  := $(VENV)/.installed
-# Debian packages the tests need: Chromium for browser tests, poppler to read PDFs back,
+# Debian packages the tests need: Chromium for browser tests (its headless shell drives the pages, the full
+# browser checks that the app installs), poppler to read PDFs back,
 # Pango for WeasyPrint, HarfBuzz's subsetter (renders ~4x faster), a font, and LibreOffice Calc without
 # its windows, to open the CSV files as a spreadsheet does.
-DEBS   := chromium poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
+DEBS   := chromium chromium-headless-shell poppler-utils libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
           libreoffice-calc-nogui
 # The translations: the .po files are the source (in git), the .mo files are compiled from them.
 I18N   := scorer/translations

@@ -7,7 +7,6 @@ Each phone is its own browser context at phone size; ``context.set_offline`` cut
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from tests.browser.conftest import (
     PHONE,
     SCREENSHOTS,
     TEST_PACE,
+    chromium,
     no_overflow,
     violations,
 )
@@ -715,9 +715,10 @@ def test_a_copy_shown_offline_for_another_page_asks_its_matchs_state_and_opens_t
 
 
 def test_chromium_finds_the_app_installable(live_server: str, playwright: Any, tmp_path: Path) -> None:
-    """The DevTools protocol's installability check, in a profile that is not incognito."""
+    """The DevTools protocol's installability check, in a profile that is not incognito, in the full
+    browser a phone's user installs from (the headless shell has no installing)."""
     context = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS,
+        str(tmp_path / "profile"), executable_path=chromium("chromium"), args=CHROMIUM_ARGS,
         viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
     try:
         page = context.new_page()
