@@ -55,12 +55,14 @@ def until(page: Any, script: str, *, seconds: float = 15) -> Any:
 
 
 def install(page: Any, match_url: str) -> None:
-    """Open the match online until the service worker controls it and has kept its pages."""
+    """Open the match online until the service worker controls it and has kept its pages, and the
+    numbers that count the hands waiting on the phone (kept last: under load they came after)."""
     page.goto(match_url)
     until(page, "navigator.serviceWorker.controller !== null")
     path = match_url.split("127.0.0.1", 1)[1].split("/", 1)[1]
     until(page, "caches.open('scarto-pages').then(c => c.keys()).then(k => k.map(r => r.url))"
-                f".then(urls => ['', 'hands/new/points', 'hands/new/cards', 'hands/new/honours', 'hands/new/live']"
+                f".then(urls => ['', 'hands/new/points', 'hands/new/cards', 'hands/new/honours', 'hands/new/live',"
+                f" 'tally.json']"
                 f".every(p => urls.some(u => u.endsWith('/{path}' + p))))")
 
 
