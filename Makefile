@@ -82,17 +82,22 @@ $(AXE):
 	@command -v npm >/dev/null || { echo "The accessibility tests need npm (Debian: apt-get install npm)"; exit 1; }
 	npm install --no-save --no-audit --no-fund axe-core@4
 
-# The tests run in a worker process per core (pytest-xdist; each worker has its own browser, servers
-# and temporary folders); worksteal hands a worker's queued tests to the other when it runs dry.
-# JOBS=0 runs them all in this one process, as plain `pytest` does.
-JOBS   ?= auto
-XDIST  := -n $(JOBS) --dist worksteal
+# The tests run in worker processes (pytest-xdist; each worker has its own browser, servers and
+# temporary folders); worksteal hands a worker's queued tests to another when it runs dry. The whole
+# suite runs two workers a core: a worker spends part of its time waiting (on Chromium, on a server
+# it started, on a page's timer), which another fills (bench/RESULTS.md, "The test suite's time").
+# The quick loop's tests mostly compute: a worker a core. JOBS=0 runs them all in this one
+# process, as plain `pytest` does.
+CORES  := $(shell nproc 2>/dev/null || echo 2)
+JOBS   ?= $(shell expr $(CORES) \* 2)
+XDIST   = -n $(JOBS) --dist worksteal
 
 test: install debs $(AXE)
 	$(PY) -m pytest $(XDIST)
 
 # The quick loop: everything but the slow tests (fuzzing, crashes, load, page weight, the wheel)
 # and the browser tests.
+test-fast: JOBS = $(CORES)
 test-fast: install debs
 	$(PY) -m pytest -q $(XDIST) -m "not slow and not browser"
 
