@@ -459,12 +459,15 @@ def _empty_page(view: MatchPage, form: str) -> str:
 def _next_hand(view: MatchPage) -> dict[str, SlotValue]:
     """The values of a cached entry page's slots for this match now: the next hand's number, the count
     of hands the form expects, and the dealer by the rotation (checked among the dealer's choices
-    with ``dealer-checked-<seat>``, and in live.js's data)."""
+    with ``dealer-checked-<seat>``, marked as the rotation's with ``dealer-rotation-<seat>`` for the
+    phone's question about another dealer, and in live.js's data)."""
     players = view.record.players
     dealer = view.table.next_dealer if view.table.next_dealer in players else None
-    return {"count": str(view.count), "number": str(view.next_number), "dealer": dealer,
-            **{f"dealer-checked-{seat}": " checked" if name == dealer else "" for seat, name in enumerate(players)},
-            **{f"dealer-rotation-{seat}": " data-rotation" if name == dealer else "" for seat, name in enumerate(players)}}
+    marks: dict[str, SlotValue] = {}
+    for seat, name in enumerate(players):
+        marks[f"dealer-checked-{seat}"] = " checked" if name == dealer else ""
+        marks[f"dealer-rotation-{seat}"] = " data-rotation" if name == dealer else ""
+    return {"count": str(view.count), "number": str(view.next_number), "dealer": dealer, **marks}
 
 
 def _settings_key(row: store.MatchRow) -> str:
