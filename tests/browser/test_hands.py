@@ -62,6 +62,19 @@ def test_decimal_points_are_refused_with_the_third(page: Any, live_server: str, 
     assert stored_hands(page, match_url)[0]["points"] == {"Anna": "76/3", "Bruno": 22, "Carla": "92/3"}
 
 
+def bruno_asked_about_and_declined(page: Any, taps: Taps, match_url: str, asked: list[str]) -> None:
+    """Hand 1's points typed with Bruno ticked (the rotation says Anna), saved, and "no" answered to
+    the question: asked once, the entry kept as it is, nothing stored."""
+    expect(page.locator("#dealer-1")).to_be_checked()
+    type_into(page, taps, "#points_0", "31")
+    type_into(page, taps, "#points_1", "22")
+    expect(page.locator("#points_2")).to_have_value("25")  # cards.js has run
+    taps.tap("#save")
+    expect(page.locator("#points_0")).to_have_value("31")
+    assert asked == ["Anna deals this hand by the rotation: save with Bruno?"]
+    assert stored_hands(page, match_url) == []
+
+
 def test_a_dealer_tapped_before_the_forms_script_runs_is_still_asked_about(page: Any, live_server: str,
                                                                           taps: Taps) -> None:
     """On a slow phone the form shows before its script runs: a dealer tapped then is still judged
@@ -84,14 +97,7 @@ def test_a_dealer_tapped_before_the_forms_script_runs_is_still_asked_about(page:
     assert held and page.evaluate("document.readyState") != "complete"  # tapped before the script ran
     held[0].continue_()
     page.wait_for_load_state("load")
-    expect(page.locator("#dealer-1")).to_be_checked()
-    type_into(page, taps, "#points_0", "31")
-    type_into(page, taps, "#points_1", "22")
-    expect(page.locator("#points_2")).to_have_value("25")  # cards.js has run
-    taps.tap("#save")  # "no": the entry stays as it is
-    expect(page.locator("#points_0")).to_have_value("31")
-    assert asked == ["Anna deals this hand by the rotation: save with Bruno?"]
-    assert stored_hands(page, match_url) == []
+    bruno_asked_about_and_declined(page, taps, match_url, asked)
 
 
 def test_a_dealer_out_of_turn_is_asked_about_once_in_every_entry_way(page: Any, live_server: str,
@@ -113,14 +119,7 @@ def test_a_dealer_out_of_turn_is_asked_about_once_in_every_entry_way(page: Any, 
     page.goto(match_url)
     taps.tap("#record-points")
     taps.tap("label:has(#dealer-1)")
-    expect(page.locator("#dealer-1")).to_be_checked()
-    type_into(page, taps, "#points_0", "31")
-    type_into(page, taps, "#points_1", "22")
-    expect(page.locator("#points_2")).to_have_value("25")  # cards.js has run
-    taps.tap("#save")  # "no": the entry stays as it is
-    expect(page.locator("#points_0")).to_have_value("31")
-    assert asked == ["Anna deals this hand by the rotation: save with Bruno?"]
-    assert stored_hands(page, match_url) == []
+    bruno_asked_about_and_declined(page, taps, match_url, asked)
     taps.tap("#save")  # "yes": saved with Bruno, and not asked again by the server
     expect_match_page(page, saved="Hand 1 saved: Anna 5 · Bruno -4 · Carla -1.", next_hand=2,
                       next_dealer="Carla", totals=("5", "-4", "-1"))
