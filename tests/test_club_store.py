@@ -21,7 +21,7 @@ from scorer.engine.limits import MAX_ROSTER
 from scorer.engine.records import dumps, parse_hand, parse_match
 from scorer.engine.scoring import score_hand
 from scorer.engine.seasons import SeasonRule
-from scorer.storage import clubs, store
+from scorer.storage import club_transfer, clubs, store
 from scorer.storage import db as database
 from tests.seed import dealt_by, match_file
 
@@ -140,11 +140,11 @@ def test_scarto_club_round_trip_is_byte_identical(db: sqlite_utils.Database) -> 
     ids = {p.name: p.id for p in clubs.roster(db, club.id)}
     clubs.merge_players(db, club.id, ids["Bea"], ids["Bruno"])
     clubs.rename_player(db, club.id, ids["Carla"], "Carla Rossi", "Ca")
-    first = dumps(clubs.export_club(db, club))
+    first = dumps(club_transfer.export_club(db, club))
     assert json.loads(first)["matches"][1]["roster"] == {"B.": "Bruno", "Carla": "Carla Rossi"}
     assert [s.get("ranking") for s in json.loads(first)["seasons"]] == [None, {"best": 3, "of": "matches"}]
-    again = clubs.import_club(db, club_files.parse_club(json.loads(first)))
-    second = dumps(clubs.export_club(db, again))
+    again = club_transfer.import_club(db, club_files.parse_club(json.loads(first)))
+    second = dumps(club_transfer.export_club(db, again))
     assert second == first
     table = {(r.matches, r.total) for r in stats.club_table(clubs.summaries(db, again.id), clubs.seats(db, again.id))}
     old = {(r.matches, r.total) for r in stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))}
@@ -196,8 +196,8 @@ def test_totals_are_the_sums_of_hand_scores_and_each_match_sums_to_zero(
 def test_the_example_of_docs_club_md_reads_and_writes_back(db: sqlite_utils.Database) -> None:
     text = (Path(__file__).parent.parent / "docs" / "CLUB.md").read_text()
     example = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
-    club = clubs.import_club(db, club_files.parse_club(example))
-    written = clubs.export_club(db, club)
+    club = club_transfer.import_club(db, club_files.parse_club(example))
+    written = club_transfer.export_club(db, club)
     assert written == example
     names: dict[Any, str] = {p.id: p.name for p in clubs.roster(db, club.id)}
     table = stats.club_table(clubs.summaries(db, club.id), clubs.seats(db, club.id))
@@ -288,12 +288,12 @@ def test_importing_a_club_reads_its_roster_once_not_once_a_name(db: sqlite_utils
     reads: list[str] = []
     db.conn.set_trace_callback(lambda sql: reads.append(sql) if "FROM club_players" in sql and " id = " not in sql
                                else None)  # the whole roster, not one player by id
-    club = clubs.import_club(db, club_file)
+    club = club_transfer.import_club(db, club_file)
     db.conn.set_trace_callback(None)
     assert len(reads) <= 3, reads[:5]
     roster = clubs.roster(db, club.id)
     assert len(roster) == len(players) + 20 and len({p.name.casefold() for p in roster}) == len(roster)
-    exported = json.dumps(clubs.export_club(db, club)["players"])
+    exported = json.dumps(club_transfer.export_club(db, club)["players"])
     assert '"Guest 38"' in exported and '"Player 0"' in exported
 
 
@@ -344,7 +344,7 @@ def test_club_writes_take_their_turn_with_the_saves(db: sqlite_utils.Database, m
     clubs.add_season(db, club.id, "Winter", "2026-12-01", "2027-02-28")
     clubs.add_record(db, club.id, parse_match(points_match(["Anna", "Bruno", "Carla"], [(0, [30, 28, 20])])),
                      ["Anna", "Bruno", "Carla"])
-    clubs.import_club(db, club_files.parse_club({"name": "Bar", "players": ["Dora"]}))
+    club_transfer.import_club(db, club_files.parse_club({"name": "Bar", "players": ["Dora"]}))
     # one turn each, the match inside the club's write taking no second one; the file's import two: its
     # hidden club, then its last step (no seasons or matches: no step for them)
     assert taken == ["lock"] * 5
@@ -355,7 +355,7 @@ def test_a_club_files_matches_get_the_summaries_their_stored_hands_make(db: sqli
     players = ["Anna", "Bruno", "Carla"]
     files = [points_match(players, [(0, [30, 28, 20]), (1, [40, 20, 18])]),
              points_match(players, [(2, [26, 26, 26])], end=3), match_file(4)]
-    club = clubs.import_club(db, club_files.parse_club({"name": "Bar", "players": players, "matches": files}))
+    club = club_transfer.import_club(db, club_files.parse_club({"name": "Bar", "players": players, "matches": files}))
     ids = [m.id for m in clubs.club_matches(db, club.id)]
     assert len(ids) == 3
     for match_id in ids:
@@ -382,50 +382,51 @@ def _parts_club(db: sqlite_utils.Database) -> clubs.ClubRow:
 
 
 def _all_parts(db: sqlite_utils.Database, club: clubs.ClubRow) -> list[str]:
-    return [dumps(clubs.export_club(db, club, part.number)) for part in clubs.file_parts(db, club)]
+    return [dumps(club_transfer.export_club(db, club, part.number)) for part in club_transfer.file_parts(db, club)]
 
 
 def test_a_club_small_enough_is_one_file_of_the_size_its_parts_are_cut_by(db: sqlite_utils.Database) -> None:
     club = _parts_club(db)
-    [part] = clubs.file_parts(db, club)
-    whole = dumps(clubs.export_club(db, club))
-    assert "part" not in json.loads(whole) and dumps(clubs.export_club(db, club, 1)) == whole
+    [part] = club_transfer.file_parts(db, club)
+    whole = dumps(club_transfer.export_club(db, club))
+    assert "part" not in json.loads(whole) and dumps(club_transfer.export_club(db, club, 1)) == whole
     assert part.size == len(whole.encode()) and (part.first, part.count, part.hands) == (0, 7, 24)
     empty = clubs.create_club(db, "Empty", [])
-    assert clubs.file_parts(db, empty)[0].size == len(dumps(clubs.export_club(db, empty)).encode())
+    assert club_transfer.file_parts(db, empty)[0].size == len(dumps(club_transfer.export_club(db, empty)).encode())
 
 
 def test_a_large_club_is_written_in_parts_that_import_back_into_the_same_club(
         db: sqlite_utils.Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """A club's file past the upload limit could not be opened again: 16 MB hold about 5,000 full records."""
     club = _parts_club(db)
-    whole = json.loads(dumps(clubs.export_club(db, club)))
+    whole = json.loads(dumps(club_transfer.export_club(db, club)))
     monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 12_000)
-    parts = clubs.file_parts(db, club)
+    parts = club_transfer.file_parts(db, club)
     assert len(parts) > 2 and sum(p.count for p in parts) == 7 and sum(p.hands for p in parts) == 24
     assert [p.first for p in parts] == [sum(q.count for q in parts[:i]) for i in range(len(parts))]
     texts = _all_parts(db, club)
     for part, text in zip(parts, texts, strict=True):
         assert len(text.encode()) <= part.size and (len(text.encode()) <= 12_000 or part.count == 1)
-        assert json.loads(text)["part"] == {"file": clubs.file_id(db, club), "number": part.number, "of": len(parts),
-                                            "first_match": part.first + 1}
+        assert json.loads(text)["part"] == {"file": club_transfer.file_id(db, club), "number": part.number,
+                                            "of": len(parts), "first_match": part.first + 1}
     first, later = json.loads(texts[0]), json.loads(texts[1])
     assert {k: first[k] for k in ("players", "seasons", "history", "defaults")} == {
         k: whole[k] for k in ("players", "seasons", "history", "defaults")}
     assert set(later) == {"format", "name", "part", "matches"}
     assert [m for t in texts for m in json.loads(t)["matches"]] == whole["matches"]
-    with pytest.raises(clubs.InParts) as in_parts:
-        clubs.export_club(db, club)
+    with pytest.raises(club_transfer.InParts) as in_parts:
+        club_transfer.export_club(db, club)
     assert in_parts.value.parts == len(parts)
     with pytest.raises(store.NotFound):
-        clubs.export_club(db, club, len(parts) + 1)
+        club_transfer.export_club(db, club, len(parts) + 1)
 
-    again = clubs.import_club(db, club_files.parse_club(json.loads(texts[0])))
+    again = club_transfer.import_club(db, club_files.parse_club(json.loads(texts[0])))
     for text in texts[1:]:
-        assert clubs.add_part(db, again, club_files.parse_club(json.loads(text)))[0] == len(json.loads(text)["matches"])
+        added = club_transfer.add_part(db, again, club_files.parse_club(json.loads(text)))
+        assert added[0] == len(json.loads(text)["matches"])
     assert _all_parts(db, again) == texts
     monkeypatch.undo()
-    assert dumps(clubs.export_club(db, again)) == dumps(whole)
+    assert dumps(club_transfer.export_club(db, again)) == dumps(whole)
 
 
 def test_parts_go_in_in_order_each_once_into_their_own_club(
@@ -444,27 +445,27 @@ def test_parts_go_in_in_order_each_once_into_their_own_club(
             call()
         return caught.value
 
-    assert refused(lambda: clubs.import_club(db, files[1])).key == "part.not_first"
+    assert refused(lambda: club_transfer.import_club(db, files[1])).key == "part.not_first"
     twin = clubs.create_club(db, "Circolo Arci", [])  # the same name, and as many matches as part 1 brings
     for match, seated in files[0].matches:
         clubs.add_record(db, twin.id, match, seated)
-    assert refused(lambda: clubs.add_part(db, twin, files[1])).key == "part.other_club"
+    assert refused(lambda: club_transfer.add_part(db, twin, files[1])).key == "part.other_club"
 
-    again = clubs.import_club(db, files[0])
-    assert refused(lambda: clubs.add_part(db, again, files[2])).params == {"number": 3, "next": 2}
-    assert refused(lambda: clubs.add_part(db, again, files[0])).key == "part.first"
+    again = club_transfer.import_club(db, files[0])
+    assert refused(lambda: club_transfer.add_part(db, again, files[2])).params == {"number": 3, "next": 2}
+    assert refused(lambda: club_transfer.add_part(db, again, files[0])).key == "part.first"
     whole = club_files.parse_club({k: v for k, v in json.loads(texts[0]).items() if k != "part"})
-    assert refused(lambda: clubs.add_part(db, again, whole)).key == "part.whole"
+    assert refused(lambda: club_transfer.add_part(db, again, whole)).key == "part.whole"
     recut = club_files.parse_club(json.loads(texts[1]) | {"part": {**json.loads(texts[1])["part"], "first_match": 9}})
-    assert refused(lambda: clubs.add_part(db, again, recut)).key == "part.cut"
+    assert refused(lambda: club_transfer.add_part(db, again, recut)).key == "part.cut"
     clubs.add_record(db, again.id, parse_match(points_match(["Anna", "Bruno", "Dora"], [(0, [30, 28, 20])])),
                      ["Anna", "Bruno", "Dora"])  # recorded between two parts: not a part's match
     clubs.update_club(db, again.id, "Circolo Arci Pinerolo", again.settings)
-    assert clubs.add_part(db, again, files[1]) == (len(files[1].matches), len(files[0].matches) + 1 + len(
+    assert club_transfer.add_part(db, again, files[1]) == (len(files[1].matches), len(files[0].matches) + 1 + len(
         files[1].matches))
-    assert refused(lambda: clubs.add_part(db, again, files[1])).params == {"number": 2, "next": 3}
+    assert refused(lambda: club_transfer.add_part(db, again, files[1])).params == {"number": 2, "next": 3}
     for later in files[2:]:
-        clubs.add_part(db, again, later)
+        club_transfer.add_part(db, again, later)
     assert len(clubs.club_matches(db, again.id)) == 7 + 1
     for bad in ({"number": 2, "of": 1, "first_match": 3}, {"number": 1, "of": 2, "first_match": 4},
                 {"number": 2, "of": 2, "first_match": 1}, {"number": True, "of": 2, "first_match": 2},
@@ -481,8 +482,8 @@ def test_a_club_of_no_match_is_one_file_however_long_its_roster(db: sqlite_utils
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     club = clubs.create_club(db, "Circolo", [(f"Player {i}", None) for i in range(50)])
     monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 100)
-    [part] = clubs.file_parts(db, club)
-    assert part.count == 0 and "part" not in clubs.export_club(db, club)
+    [part] = club_transfer.file_parts(db, club)
+    assert part.count == 0 and "part" not in club_transfer.export_club(db, club)
 
 
 def test_a_matchs_size_in_the_file_is_measured_when_the_file_is_asked_for_not_at_each_save(
@@ -494,12 +495,12 @@ def test_a_matchs_size_in_the_file_is_measured_when_the_file_is_asked_for_not_at
     clubs.refresh_summary(db, row.id)
     sizes = "SELECT file_bytes FROM match_summaries WHERE match_id = ?"
     assert db.execute(sizes, [row.id]).fetchone()[0] is None
-    whole = dumps(clubs.export_club(db, club))
+    whole = dumps(club_transfer.export_club(db, club))
     assert db.execute(sizes, [row.id]).fetchone()[0] is not None
     store.add_hand(db, row.id, {"dealer": "Anna", "points": {"Anna": 30, "B.": 28, "Carla": 20}})  # since
     with db.atomic():
-        [part] = clubs._ClubFileWriter(db, club).parts()  # measured in place, not taken from the stale row
-    assert part.size == len(dumps(clubs.export_club(db, club)).encode()) > len(whole.encode())
+        [part] = club_transfer._ClubFileWriter(db, club).parts()  # measured in place, not taken from the stale row
+    assert part.size == len(dumps(club_transfer.export_club(db, club)).encode()) > len(whole.encode())
 
 
 def test_a_club_file_is_judged_once_and_not_inside_the_write(db: sqlite_utils.Database,
@@ -515,7 +516,7 @@ def test_a_club_file_is_judged_once_and_not_inside_the_write(db: sqlite_utils.Da
             return real(hand)
         monkeypatch.setattr(module, "score_hand", counted)
     assert [len(r) for r in club_file.results] == [4, 2] and len(judged) == 6  # as the pages refuse or take it
-    club = clubs.import_club(db, club_file)
+    club = club_transfer.import_club(db, club_file)
     assert len(judged) == 6
     [summary, other] = clubs.summaries(db, club.id)
     assert len(summary.hands) + len(other.hands) == 6
@@ -546,7 +547,7 @@ def test_a_save_to_another_match_waits_one_step_of_a_club_import_not_all_of_it(t
 
     def run_import() -> None:
         started = time.monotonic()
-        clubs.import_club(importer, club_file)
+        club_transfer.import_club(importer, club_file)
         timings["import"] = time.monotonic() - started
 
     thread = threading.Thread(target=run_import)
@@ -572,7 +573,7 @@ def test_a_club_import_that_fails_half_way_leaves_no_club(db: sqlite_utils.Datab
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Stored in steps, a club file is a hidden club until its last step: one that fails half way (or whose
     server is killed) leaves nothing to be seen, and what it stored is taken away."""
-    monkeypatch.setattr(clubs, "STEP_SECONDS", 0.0)  # a step a match: many steps stored before the failure
+    monkeypatch.setattr(club_transfer, "STEP_SECONDS", 0.0)  # a step a match: many steps stored before the failure
     club_file = _big_club_file(30)
     real, stored = clubs.add_record, list[Any]()
 
@@ -582,9 +583,9 @@ def test_a_club_import_that_fails_half_way_leaves_no_club(db: sqlite_utils.Datab
         stored.append(real(*args, **kwargs))
         return stored[-1]
 
-    monkeypatch.setattr(clubs, "add_record", failing)
+    monkeypatch.setattr(club_transfer, "add_record", failing)
     with pytest.raises(RuntimeError):
-        clubs.import_club(db, club_file)
+        club_transfer.import_club(db, club_file)
     assert len(stored) == 20
     for table in ("clubs", "club_players", "club_matches", "club_seats", "matches", "hands", "revisions",
                   "hand_results", "match_summaries"):
@@ -595,10 +596,10 @@ def test_a_club_import_killed_half_way_is_hidden_then_taken_away(db: sqlite_util
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A server killed during a club import leaves a hidden club: its tokens open nothing, and the next
     club file stored once it is old enough takes it away."""
-    monkeypatch.setattr(clubs, "forget_club", lambda *_args: None)  # as if killed: nothing cleans up
-    monkeypatch.setattr(clubs, "_reveal", lambda *_args: (_ for _ in ()).throw(RuntimeError("killed")))
+    monkeypatch.setattr(club_transfer, "forget_club", lambda *_args: None)  # as if killed: nothing cleans up
+    monkeypatch.setattr(club_transfer, "_reveal", lambda *_args: (_ for _ in ()).throw(RuntimeError("killed")))
     with pytest.raises(RuntimeError):
-        clubs.import_club(db, _big_club_file(3))
+        club_transfer.import_club(db, _big_club_file(3))
     monkeypatch.undo()
     left = clubs.get_club(db, 1)
     assert clubs.count_matches(db, left.id) == 3
@@ -606,10 +607,10 @@ def test_a_club_import_killed_half_way_is_hidden_then_taken_away(db: sqlite_util
         with pytest.raises(store.NotFound):
             clubs.find_club(db, token)
     match_tokens = [m.edit_token for m in clubs.club_matches(db, left.id)]
-    clubs.import_club(db, _big_club_file(1))  # too recent to be abandoned: kept (another import may be on)
+    club_transfer.import_club(db, _big_club_file(1))  # too recent to be abandoned: kept (another import may be on)
     assert clubs.count_matches(db, left.id) == 3
     db.execute("UPDATE clubs SET created_at = '2026-01-01T00:00:00Z' WHERE id = ?", [left.id])
-    new = clubs.import_club(db, _big_club_file(2))
+    new = club_transfer.import_club(db, _big_club_file(2))
     assert clubs.find_club(db, new.edit_token)[1] is True and clubs.count_matches(db, new.id) == 2
     assert db.execute("SELECT COUNT(*) FROM clubs WHERE id = ?", [left.id]).fetchone()[0] == 0
     assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 3
@@ -625,11 +626,11 @@ def test_a_part_that_fails_half_way_leaves_the_club_as_it_was_and_goes_in_again(
     club = _parts_club(db)
     monkeypatch.setattr(club_files, "CLUB_PART_BYTES", 12_000)
     texts = _all_parts(db, club)
-    again = clubs.import_club(db, club_files.parse_club(json.loads(texts[0])))
+    again = club_transfer.import_club(db, club_files.parse_club(json.loads(texts[0])))
     before = (clubs.count_matches(db, again.id), len(clubs.roster(db, again.id)))
     part = club_files.parse_club(json.loads(texts[1]))
     assert len(part.matches) >= 2
-    monkeypatch.setattr(clubs, "STEP_SECONDS", 0.0)
+    monkeypatch.setattr(club_transfer, "STEP_SECONDS", 0.0)
     real, stored = clubs.add_record, list[Any]()
 
     def failing(*args: Any, **kwargs: Any) -> Any:
@@ -638,7 +639,7 @@ def test_a_part_that_fails_half_way_leaves_the_club_as_it_was_and_goes_in_again(
         stored.append(real(*args, **kwargs))
         return stored[-1]
 
-    monkeypatch.setattr(clubs, "add_record", failing)
+    monkeypatch.setattr(club_transfer, "add_record", failing)
     steps, lock = list[int](), database.writer_lock
 
     def counted(*args: Any) -> Any:
@@ -648,12 +649,12 @@ def test_a_part_that_fails_half_way_leaves_the_club_as_it_was_and_goes_in_again(
     monkeypatch.setattr(store, "writer_lock", counted)
     matches = db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
     with pytest.raises(RuntimeError):
-        clubs.add_part(db, again, part)
+        club_transfer.add_part(db, again, part)
     assert len(steps) >= len(part.matches)  # a step a match here: the other writers went in between
     assert (clubs.count_matches(db, again.id), len(clubs.roster(db, again.id))) == before
     assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == matches
-    monkeypatch.setattr(clubs, "add_record", real)
+    monkeypatch.setattr(club_transfer, "add_record", real)
     for text in texts[1:]:
-        clubs.add_part(db, again, club_files.parse_club(json.loads(text)))
+        club_transfer.add_part(db, again, club_files.parse_club(json.loads(text)))
     assert _all_parts(db, again) == texts
     assert db.execute("SELECT COUNT(*) FROM clubs").fetchone()[0] == 2  # the parts' own clubs are gone

@@ -382,7 +382,7 @@ def test_a_club_export_past_the_upload_limit_comes_in_parts_that_import_back(app
     """Two of the largest matches make a club's file of about 20 MB: past the 16 MB upload limit, so the
     club's export could not be opened again. It comes in parts under the limit, which make the same club."""
     from scorer.engine.scoring import score_hand
-    from scorer.storage import clubs
+    from scorer.storage import club_transfer, clubs
 
     biggest = parse_match(_biggest_match(limits.MAX_HANDS))
     judged = [score_hand(hand) for hand in biggest.hands]
@@ -390,7 +390,7 @@ def test_a_club_export_past_the_upload_limit_comes_in_parts_that_import_back(app
         club = clubs.create_club(get_db(), "Circolo", [])
         for _ in range(2):
             clubs.add_record(get_db(), club.id, biggest, list(biggest.players), results=judged)
-        parts = clubs.file_parts(get_db(), club)
+        parts = club_transfer.file_parts(get_db(), club)
     assert sum(p.size for p in parts) > limits.MAX_UPLOAD_BYTES and len(parts) == 2
     texts = [client.get(f"/c/{club.view_token}/export.json?part={p.number}").data for p in parts]
     assert all(len(t) < limits.CLUB_PART_BYTES < limits.MAX_UPLOAD_BYTES for t in texts)

@@ -56,8 +56,9 @@ def test_every_read_error_of_the_reader_is_told_from_a_template() -> None:
         source = (SCORER / name).read_text()
         assert re.findall(r"\b(?:ReadError|UnknownRuleset)\(", source) == [], name
         used |= set(re.findall(r'(?:ReadError|UnknownRuleset)\.of\(\s*"([\w.]+)"', source))
-    clubs = (SCORER.parent / "storage" / "clubs.py").read_text()  # a club's limits, checked as it is stored
-    used |= set(re.findall(r'ReadError\.of\(\s*"([\w.]+)"', clubs))
+    for name in ("clubs.py", "club_transfer.py"):  # a club's limits and a file's parts, checked as stored
+        stored = (SCORER.parent / "storage" / name).read_text()
+        used |= set(re.findall(r'ReadError\.of\(\s*"([\w.]+)"', stored))
     assert used == READ_TEMPLATES.keys()
 
 

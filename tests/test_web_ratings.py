@@ -15,9 +15,9 @@ from flask.testing import FlaskClient
 from scorer import rater
 from scorer.engine import club_files, night_files
 from scorer.engine.ratings import PROVISIONAL_MATCHES
+from scorer.storage import club_transfer, store
 from scorer.storage import clubs as club_store
 from scorer.storage import nights as night_store
-from scorer.storage import store
 from scorer.web import get_db
 
 ROSTER = ["Anna", "Bruno", "Carla", "Dora"]
@@ -43,7 +43,7 @@ def club(app: Flask) -> dict[str, Any]:
     """A club of thirteen matches and a night of one round (Anna, Bruno, Carla at one table) on 2026-12-03."""
     with app.app_context():
         db = get_db()
-        row = club_store.import_club(db, club_files.parse_club({
+        row = club_transfer.import_club(db, club_files.parse_club({
             "format": "scarto-club/1", "name": "Circolo", "players": [{"name": n} for n in ROSTER],
             "seasons": [{"name": "Novembre", "from": "2026-11-01", "to": "2026-11-30"}],
             "matches": matches()}))
@@ -100,7 +100,7 @@ def test_the_player_page_shows_the_rating_its_chart_and_the_night(client: FlaskC
 
 def test_a_player_without_a_counted_match_has_no_rating(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
-        row = club_store.import_club(get_db(), club_files.parse_club({
+        row = club_transfer.import_club(get_db(), club_files.parse_club({
             "format": "scarto-club/1", "name": "Nuovo", "players": [{"name": "Anna"}], "matches": []}))
         anna = club_store.roster(get_db(), row.id)[0].id
     assert "<h2>Rating</h2>" not in client.get(f"/c/{row.view_token}/p/{anna}?lang=en").get_data(as_text=True)

@@ -65,7 +65,7 @@ in a year of a match every day (championships count 5 to 40)."""
 MAX_CLUB_MATCHES = 10000
 """Matches of one club: a night of twelve tables and three rounds (a match a table a round) every week
 for five years. Storing one from a club file takes about 1.6 ms for six hands, so the largest club file
-takes some 16 s to store (in steps: the other writers wait one step, storage/clubs.py); past it, the club's
+takes some 16 s to store (in steps: the other writers wait one step, storage/club_transfer.py); past it, the club's
 next matches go to a new club."""
 MAX_CLUB_FILE_HANDS = 50000
 """Hands in one club file, its matches' together: each hand costs 0.1 to 0.3 ms to store, so the largest

@@ -126,7 +126,7 @@ def _say_waiting(db: sqlite_utils.Database) -> int:
 
 def writers_waiting(db: sqlite_utils.Database) -> bool:
     """Whether a writer of another process waits for the writer lock (:func:`_say_waiting`): a long write
-    in steps lets it go first (storage/clubs.py's ``in_steps``). Its own descriptor: a lock of this
+    in steps lets it go first (storage/club_transfer.py's ``in_steps``). Its own descriptor: a lock of this
     process's own on the file is not another's."""
     path = _database_path(db)
     if not path:
@@ -357,7 +357,7 @@ def _m010_match_changes(db: sqlite_utils.Database) -> None:
 
 
 def _m011_summary_file_sizes(db: sqlite_utils.Database) -> None:
-    """A club's file in parts (storage/clubs.py, docs/CLUB.md).
+    """A club's file in parts (storage/club_transfer.py, docs/CLUB.md).
 
     What a club match takes in the club's file (its bytes there, its current hands), kept with its
     summary under the same stamp: the file is cut into parts by these without writing out every

@@ -198,7 +198,7 @@ def _waiting(change: int) -> None:
 
 def writers_waiting(db: sqlite_utils.Database) -> bool:
     """Whether another writer waits, in this process or another: a long write in steps lets it go first
-    (storage/clubs.py's ``in_steps``)."""
+    (storage/club_transfer.py's ``in_steps``)."""
     return _WAITERS[0] > 0 or database_writers_waiting(db)
 
 

@@ -34,9 +34,9 @@ from ..engine.limits import MAX_ROSTER
 from ..engine.ratings import PROVISIONAL_MATCHES
 from ..engine.records import dumps, loads
 from ..engine.seasons import ALL
+from ..storage import club_transfer, store
 from ..storage import clubs as club_store
 from ..storage import links as link_store
-from ..storage import store
 from .club_views import club_key, club_view, table_places
 from .clubs_forms import ClubForm, ImportClubForm, SeasonForm
 from .db import get_db
@@ -137,7 +137,7 @@ def import_club() -> Any:
 
 def _import_club_file(club_file: club_files.ClubFile) -> Any:
     """The club a file makes, told, and its share page."""
-    club = club_store.import_club(get_db(), club_file)
+    club = club_transfer.import_club(get_db(), club_file)
     warn_look_alikes(p.name for p in club_store.roster(get_db(), club.id))
     if club_file.part is None:
         flash(ngettext("Club imported: %(num)s match.", "Club imported: %(num)s matches.", len(club_file.matches)))
@@ -269,8 +269,8 @@ def export_json(token: str) -> Any:
         return {"error": "bad_request", "message": "part: write the part's number, from 1.",
                 "problems": [{"where": "part", "message": "not a part's number"}]}, 400
     try:
-        data = club_store.export_club(get_db(), club, int(raw) if raw else None)
-    except club_store.InParts as exc:
+        data = club_transfer.export_club(get_db(), club, int(raw) if raw else None)
+    except club_transfer.InParts as exc:
         return {"error": "in_parts", "message": f"The club's file is in {exc.parts} parts: ask for each with "
                                                 f"?part=1 to ?part={exc.parts}.",
                 "parts": [url_for("clubs.export_json", token=token, part=n, _external=True)
@@ -305,7 +305,7 @@ def add_part(token: str) -> Any:
 
 def _add_part_file(club: club_store.ClubRow, token: str, part: club_files.ClubFile) -> Any:
     """The part added to the club, told, and the club's file page."""
-    added, _count = club_store.add_part(get_db(), club, part)
+    added, _count = club_transfer.add_part(get_db(), club, part)
     mark = part.part
     assert mark is not None  # add_part takes only a part
     flash(ngettext("Part %(number)s of %(of)s added: %(num)s match.",
@@ -315,7 +315,7 @@ def _add_part_file(club: club_store.ClubRow, token: str, part: club_files.ClubFi
 
 def _file_page(club: club_store.ClubRow, token: str, can_edit: bool, form: ImportClubForm, problems: list[str],
                status: int) -> Any:
-    parts = club_store.file_parts(get_db(), club)
+    parts = club_transfer.file_parts(get_db(), club)
     return render_template("club_file.html", club=club, token=token, can_edit=can_edit, parts=parts,
                            count=sum(p.count for p in parts), form=form, problems=problems), status
 

@@ -21,8 +21,8 @@ from ..engine.limits import MAX_HANDS
 from ..engine.ratings import rated_players, ratings_document
 from ..engine.records import hand_to_dict, parse_hand, parse_match
 from ..engine.scoring import HandResult, score_hand
+from ..storage import club_transfer, store
 from ..storage import clubs as club_store
-from ..storage import store
 from .db import get_db
 from .forms import entry_key
 from .jsonio import NOT_FOUND, created, json_request, read_refusal, refuse
@@ -66,7 +66,7 @@ def create_club() -> Any:
 
 def _created_club(club_file: club_files.ClubFile) -> Any:
     """The club the file makes: 201 with its links, and the roster's look-alike names as warnings."""
-    club = club_store.import_club(get_db(), club_file)
+    club = club_transfer.import_club(get_db(), club_file)
     body, status, headers = created("clubs.club_page", club.edit_token, club.view_token)
     warnings = look_alike_sentences(p.name for p in club_store.roster(get_db(), club.id))
     return ({**body, "warnings": warnings} if warnings else body), status, headers
@@ -109,7 +109,7 @@ def club_part(token: str) -> Any:
 
 def _part_added(club: club_store.ClubRow, part: club_files.ClubFile) -> Any:
     """201 ``{"added", "matches"}``: the part's matches, and the club's now."""
-    added, count = club_store.add_part(get_db(), club, part)
+    added, count = club_transfer.add_part(get_db(), club, part)
     return {"added": added, "matches": count}, 201
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from scorer import create_app
 from scorer.engine import club_files
-from scorer.storage import clubs as club_store
+from scorer.storage import club_transfer
 from scorer.web import get_db
 from tests.browser.conftest import SCREENSHOTS, serve
 from tests.browser.test_widths import FOUR, ROSTER, THREE, clipped, four_hands, match, three_hands
@@ -38,7 +38,7 @@ def season_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     folder = tmp_path_factory.mktemp("seasons")
     app = create_app({"DATABASE": str(folder / "seasons.sqlite"), "SECRET_KEY": "browser-seasons"})
     with app.app_context():
-        club = club_store.import_club(get_db(), club_files.parse_club({
+        club = club_transfer.import_club(get_db(), club_files.parse_club({
             "format": "scarto-club/1", "name": "Circolo del Tarocco", "players": ROSTER,
             "matches": [dated(match("Tre", THREE, three_hands(THREE, 6), SHORT), "2026-12-03"),
                         dated(match("Quattro", FOUR, four_hands(FOUR, 4), SHORT), "2026-12-03"),

@@ -23,9 +23,9 @@ from scorer import create_app
 from scorer.engine import club_files, night_files
 from scorer.engine.numbers import fraction_text
 from scorer.engine.records import parse_match
+from scorer.storage import club_transfer, store
 from scorer.storage import clubs as club_store
 from scorer.storage import nights as night_store
-from scorer.storage import store
 from scorer.web import get_db
 from tests.browser.conftest import SCREENSHOTS, serve
 
@@ -88,7 +88,7 @@ def tables_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     with app.app_context():
         db = get_db()
         stake = {"per_point": "0.10", "currency": "EUR"}
-        club = club_store.import_club(db, club_files.parse_club({
+        club = club_transfer.import_club(db, club_files.parse_club({
             "format": "scarto-club/1", "name": "Circolo del Tarocco",
             "defaults": {"ruleset": "classic", "settle": "per_point", "stake": stake},
             "players": ROSTER, "seasons": [{"name": "Inverno", "from": "2026-12-01", "to": "2027-02-28"}],
