@@ -748,7 +748,9 @@ def test_a_new_version_takes_over_at_the_next_page_load(page: Any, live_server: 
     monkeypatch.setattr(offline, "static_version", lambda: "0123456789ab")  # the static files changed
     page.goto(match_url)  # this load finds the new worker; it installs beside the old files
     until(page, "caches.keys().then(k => k.includes('scarto-assets-0123456789ab'))")
-    until(page, "navigator.serviceWorker.getRegistration().then(r => !r.waiting && !r.installing)")
+    # Chromium activates the new worker once the old one has answered the fetches it holds, each of which
+    # may wait up to the worker's PAGE_WAIT (10 s) on a busy server: 15 s was once too short in a full run
+    until(page, "navigator.serviceWorker.getRegistration().then(r => !r.waiting && !r.installing)", seconds=40)
     page.goto(match_url)  # the next load: the new version's page, with the new version's files
     assert "/static/app.css?v=0123456789ab" in page.content()
     page.context.set_offline(True)
