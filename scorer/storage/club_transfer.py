@@ -27,7 +27,6 @@ from .clubs import (
     ClubError,
     ClubRow,
     RosterNames,
-    _stamp,
     add_record,
     add_season,
     club_matches,
@@ -40,6 +39,7 @@ from .clubs import (
     seasons,
     seats,
     summaries,
+    summary_stamp,
 )
 from .db import token_key
 
@@ -136,7 +136,7 @@ class _ClubFileWriter:
                      "FROM club_matches c JOIN matches m ON m.id = c.match_id "
                      "JOIN match_summaries s ON s.match_id = c.match_id WHERE c.club_id = ?",
                      [self.club.id]).fetchall()
-                 if size is not None and stamp == _stamp(updated_at, changes)}
+                 if size is not None and stamp == summary_stamp(updated_at, changes)}
         for row in self.rows:
             if row.id not in sizes:
                 data = store.match_data(self.db, row)

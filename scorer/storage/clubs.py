@@ -42,7 +42,7 @@ from ..engine.scoring import HandResult, score_hand
 from ..engine.seasons import ALL, SeasonRule, rule_from_columns
 from ..engine.standings import standings
 from . import store
-from .db import token_key
+from .db import database_path, token_key
 
 
 class ClubError(store.StoreError):
@@ -494,7 +494,7 @@ def delete_season(db: sqlite_utils.Database, club_id: int, season_id: int) -> No
 # --- summaries -------------------------------------------------------------------
 
 
-def _stamp(updated_at: str, changes: int) -> str:
+def summary_stamp(updated_at: str, changes: int) -> str:
     """What a stored summary was made from: the match's state (its count of changes, one more at every
     change to its hands: store.MatchRow.state) and last change, and the engine that judged them and wrote
     the match out (the summary's figures and its size in the club's file). Read from the match's row
@@ -546,7 +546,7 @@ def make_summary(db: sqlite_utils.Database, match_id: int, record: MatchRecord |
         if record is None:
             record = store.match_record(db, row, store.list_hands(db, match_id))
     table = standings(record, list(results) if results is not None else [score_hand(h) for h in record.hands])
-    return _stamp(row.updated_at, row.changes), summarise(match_id, match_date(row.settings, row.created_at),
+    return summary_stamp(row.updated_at, row.changes), summarise(match_id, match_date(row.settings, row.created_at),
                                                           table)
 
 
@@ -558,11 +558,11 @@ def summaries(db: sqlite_utils.Database, club_id: int) -> list[MatchSummary]:
     stored = {match_id: (stamp, text) for match_id, stamp, text in db.execute(
         "SELECT s.match_id, s.stamp, s.summary FROM match_summaries s JOIN club_matches c "
         "ON c.match_id = s.match_id WHERE c.club_id = ?", [club_id]).fetchall()}
-    path = _database_path(db)
+    path = database_path(db)
     out = []
     for match_id, updated_at, changes in stamps:
         have = stored.get(match_id)
-        stamp = _stamp(updated_at, changes)
+        stamp = summary_stamp(updated_at, changes)
         if have is not None and have[0] == stamp:
             key = (path, match_id, stamp)
             summary = _READ.get(key) if path else None
@@ -582,12 +582,6 @@ _READ: dict[tuple[str, int, str], MatchSummary] = {}
 """Summaries already read from the database, by (database file, match, stamp): a stored summary
 never changes under its stamp, so reading it again from its JSON would only repeat the work."""
 _READ_LIMIT = 20000
-
-
-def _database_path(db: sqlite_utils.Database) -> str:
-    """The database's file ("" for one in memory, whose summaries are not kept)."""
-    row = db.execute("PRAGMA database_list").fetchone()
-    return str(row[2] or "") if row else ""
 
 
 def add_record(db: sqlite_utils.Database, club_id: int, match: MatchRecord, seated: list[str],

@@ -128,7 +128,7 @@ def writers_waiting(db: sqlite_utils.Database) -> bool:
     """Whether a writer of another process waits for the writer lock (:func:`_say_waiting`): a long write
     in steps lets it go first (storage/club_transfer.py's ``in_steps``). Its own descriptor: a lock of this
     process's own on the file is not another's."""
-    path = _database_path(db)
+    path = database_path(db)
     if not path:
         return False
     try:
@@ -144,7 +144,8 @@ def writers_waiting(db: sqlite_utils.Database) -> bool:
         os.close(handle)
 
 
-def _database_path(db: sqlite_utils.Database) -> str:
+def database_path(db: sqlite_utils.Database) -> str:
+    """The database's file ("" for one in memory), asked of SQLite once a connection."""
     path = _PATHS.get(db)
     if path is None:
         rows = db.execute("PRAGMA database_list").fetchall()
@@ -153,7 +154,7 @@ def _database_path(db: sqlite_utils.Database) -> str:
 
 
 def _lock_file(db: sqlite_utils.Database, suffix: str = "-writer") -> int | None:
-    path = _database_path(db)
+    path = database_path(db)
     if not path:
         return None
     path += suffix

@@ -40,7 +40,7 @@ from ..engine.records import MATCH_FORMAT, parse_match
 from ..engine.rulesets import dealt, find_ruleset
 from . import clubs as club_store
 from . import store
-from .db import token_key
+from .db import database_path, token_key
 
 MAX_REASON = 200
 """Characters of the reason a round was started before its tables finished (kept in the history)."""
@@ -476,7 +476,7 @@ def summaries_for(db: sqlite_utils.Database, match_ids: list[int]) -> dict[int, 
     out = {}
     for match_id, updated_at, changes in stamps:
         have = stored.get(match_id)
-        stamp = club_store._stamp(updated_at, changes)
+        stamp = club_store.summary_stamp(updated_at, changes)
         if have is not None and have.split("\0", 1)[0] == stamp:
             out[match_id] = MatchSummary.from_dict(json.loads(have.split("\0", 1)[1]))
         else:
@@ -497,7 +497,7 @@ def _refreshed(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
     wait on a lock of this process and take it from memory. A page never waits for SQLite's write
     lock (a save's commit on a busy disk stalled every reader behind it); the club's pages store
     the summary (scorer/storage/clubs.py)."""
-    path = club_store._database_path(db)
+    path = database_path(db)
     with _GUARD:
         lock = _FRESH_LOCKS.setdefault((path, match_id), threading.Lock())
     with lock:
@@ -516,7 +516,7 @@ def _refreshed(db: sqlite_utils.Database, match_id: int) -> MatchSummary:
 
 def _match_stamp(db: sqlite_utils.Database, match_id: int) -> str:
     updated_at, changes = db.execute("SELECT updated_at, changes FROM matches WHERE id = ?", [match_id]).fetchone()
-    return club_store._stamp(updated_at, changes)
+    return club_store.summary_stamp(updated_at, changes)
 
 
 def night_state(db: sqlite_utils.Database, night: NightRow) -> NightState:
@@ -587,7 +587,7 @@ new state even within the second the tag's stamps are counted in."""
 def current_state(db: sqlite_utils.Database, night: NightRow) -> tuple[NightState, str]:
     """The night's state and its tag, read once per tag by this process."""
     tag = state_tag(db, night)
-    path = club_store._database_path(db)
+    path = database_path(db)
     key = (path, night.id, night.edit_token, tag)
     found = _STATES.get(key) if path else None
     if found is None:
