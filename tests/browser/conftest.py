@@ -47,8 +47,12 @@ def browser_type_launch_args() -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def browser_context_args() -> dict[str, Any]:
+    """A phone, without the service worker: the tests of what it does (tests/browser/test_offline.py)
+    let it in. Elsewhere it cost an eighth of the browser tests' processor time (installing it at each
+    new phone, then answering every fetch) and changed nothing they look at; a page it does not yet
+    control, a phone's first visit, is what these tests see."""
     return {"viewport": PHONE, "device_scale_factor": 1, "is_mobile": True, "has_touch": True,
-            "locale": "en-GB"}
+            "locale": "en-GB", "service_workers": "block"}
 
 
 @pytest.fixture(autouse=True)

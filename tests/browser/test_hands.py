@@ -540,7 +540,7 @@ def test_a_live_save_whose_answer_was_lost_is_stored_once_when_saved_again(brows
     save was. Without it, the second Save met a 409 (the hand number taken) and offered to save the same
     hand as the next one. No service worker here (served over plain HTTP on a club's network, a phone
     has none), and page.route sees every request."""
-    context = browser.new_context(**browser_context_args, service_workers="block")
+    context = browser.new_context(**browser_context_args)  # no service worker: see browser_context_args
     try:
         page = context.new_page()
         tricks = tricks_as_played("classic-valid-1")

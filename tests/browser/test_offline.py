@@ -54,6 +54,12 @@ def until(page: Any, script: str, *, seconds: float = 15) -> Any:
         time.sleep(0.1)
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """The phone of the other browser tests, with the service worker: these tests are about it."""
+    return {**browser_context_args, "service_workers": "allow"}
+
+
 def install(page: Any, match_url: str) -> None:
     """Open the match online until the service worker controls it and has kept its pages, and the
     numbers that count the hands waiting on the phone (kept last: under load they came after)."""
@@ -540,7 +546,7 @@ def test_after_a_failed_ask_the_first_answer_brings_the_pace_back(browser: Any, 
     before the next; the next answer, a 304 as much as a 200, brings the server's pace back. A 304
     used to keep the long wait until the match changed, and a 503 was asked again at the full pace
     (sync.js)."""
-    context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
+    context = browser.new_context(**{**browser_context_args, "service_workers": "block"})  # page.route sees all
     try:
         watch_paced(context.new_page(), live_server, failure)
     finally:
@@ -604,7 +610,7 @@ def test_a_refresh_that_failed_is_made_again_at_the_next_ask(browser: Any, brows
     so a refresh that failed (a lost connection, a busy server's 503) left the phone on the old
     standings, every later ask answered 304, until the match changed again."""
     match_url, _view = new_match_links(page, live_server)
-    context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
+    context = browser.new_context(**{**browser_context_args, "service_workers": "block"})  # page.route sees all
     try:
         watcher = context.new_page()
         refreshes: list[str] = []
@@ -639,7 +645,7 @@ def test_a_hand_saved_before_the_first_ask_shows_on_the_watching_page(
     to be taken as seen, so a hand saved between the page's rendering and its first ask was never shown
     (every later ask answered 304) until the match changed again."""
     match_url, _view = new_match_links(page, live_server)
-    context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
+    context = browser.new_context(**{**browser_context_args, "service_workers": "block"})  # page.route sees all
     try:
         watcher = context.new_page()
         held: list[Any] = []
@@ -670,7 +676,7 @@ def test_a_page_the_worker_brought_up_to_date_keeps_the_tag_of_what_it_shows(
     the page before it, so the next ask answered 200 and the page was fetched once more with nothing new
     (a CI run caught it: ['ask', 'refresh', 'ask']). The page's tag now comes with the page."""
     match_url, _view = new_match_links(page, live_server)
-    context = browser.new_context(**browser_context_args, service_workers="block")  # page.route sees all
+    context = browser.new_context(**{**browser_context_args, "service_workers": "block"})  # page.route sees all
     try:
         watcher = context.new_page()
         watcher.route("**/state.json", lambda route: route.fulfill(status=304))  # the asks see no change
