@@ -32,9 +32,11 @@ images), uncompressed. The walk must reach every HTML page of ``app.url_map``.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from html import unescape
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
@@ -188,19 +190,40 @@ class Walk:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Flask:
-    """One app for the module: the walk is made once and every test looks at it."""
-    folder = tmp_path_factory.mktemp("weight")
-    return create_app({"TESTING": True, "DATABASE": str(folder / "weight.sqlite"), "SECRET_KEY": "weight",
-                       "SERVER_NAME": HOST})
+def _site_and_walk(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> tuple[Flask, Walk]:
+    """One app and one walk for the whole run: the walk is made once and every test looks at it.
+
+    The run's workers take this module's tests as they come, and each of them made the walk again
+    (some 7 s of processor time each, three times in one run); the first makes it, under a lock, and
+    writes it down beside the app's database for the others to read."""
+    folder = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        folder = folder.parent  # the run's folder, above each worker's own
+    folder = folder / "weight"
+    folder.mkdir(exist_ok=True)
+    with (folder / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held until the walk is written; the other workers wait
+        app = create_app({"TESTING": True, "DATABASE": str(folder / "weight.sqlite"), "SECRET_KEY": "weight",
+                          "SERVER_NAME": HOST})
+        written = folder / "walk.json"
+        if written.exists():
+            kept = json.loads(written.read_text())
+            return app, Walk([Weighed(**page) for page in kept["pages"]], kept["broken"])
+        broken: list[str] = []
+        walk = Walk(list(crawl(app, app.test_client(), seed_site(app), broken)), broken)
+        written.write_text(json.dumps(asdict(walk)))
+        return app, walk
 
 
 @pytest.fixture(scope="module")
-def walk(site: Flask) -> Walk:
+def site(_site_and_walk: tuple[Flask, Walk]) -> Flask:
+    return _site_and_walk[0]
+
+
+@pytest.fixture(scope="module")
+def walk(_site_and_walk: tuple[Flask, Walk]) -> Walk:
     """A 20-hand match with edited and deleted hands, every page of it weighed."""
-    broken: list[str] = []
-    pages = list(crawl(site, site.test_client(), seed_site(site), broken))
-    return Walk(pages, broken)
+    return _site_and_walk[1]
 
 
 def seed_site(app: Flask) -> list[str]:
