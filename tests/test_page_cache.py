@@ -176,6 +176,23 @@ def test_a_kept_entry_form_carries_each_phones_own_csrf_token(app: Flask, client
     assert client.post(f"/m/{token}/hands/new/points", data={**fields, "csrf_token": theirs}).status_code == 400
 
 
+def test_the_kept_new_match_form_carries_each_phones_own_csrf_token_and_language(app: Flask,
+                                                                                  client: FlaskClient) -> None:
+    other = app.test_client()  # another phone: a session of its own
+    mine = csrf_token(client.get("/new").get_data(as_text=True))
+    hits = PAGE_CACHE.hits
+    theirs_page = other.get("/new").get_data(as_text=True)
+    assert PAGE_CACHE.hits == hits + 1  # kept: the second phone got the same form
+    theirs = csrf_token(theirs_page)
+    assert theirs != mine and "\x00" not in theirs_page
+    fields = {"csrf_token": theirs, "preset": "classic", "player_1": "A", "player_2": "B", "player_3": "C",
+              "first_dealer": "1", "end_kind": "hands", "settle": "per_point"}
+    assert other.post("/new", data=fields).status_code == 302
+    assert client.post("/new", data=fields).status_code == 400  # another phone's token is refused
+    italian = client.get("/new?lang=it").get_data(as_text=True)
+    assert 'lang="it"' in italian and '<option selected value="it">' in italian  # kept per language
+
+
 def test_the_entry_form_after_a_save_is_the_next_hands_and_shows_the_message(client: FlaskClient) -> None:
     token = start_match(client)
     entry_page(client, token)
@@ -269,9 +286,9 @@ def test_the_processes_of_one_run_share_what_they_render(app: Flask, client: Fla
         renders.append("page")
         return real(render)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(page_cache, "_render_with_slots", counted)
     app.config["PAGE_CACHE_RUN"] = "run-1"
     token = start_match(client)
+    monkeypatch.setattr(page_cache, "_render_with_slots", counted)  # the match's pages, not the new-match form
     record(client, token, "points", points_data({"Anna": 60, "Bruno": 10}, PLAYERS, "Anna"))
     client.get(f"/m/{token}/")  # the save's message: this look is the phone's own
     first = client.get(f"/m/{token}/").get_data(as_text=True)
