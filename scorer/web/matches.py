@@ -43,7 +43,7 @@ def new_match() -> Any:
     if request.method == "GET":
         # the blank form (some 35 fields: 15 ms of CPU to render) is the same for every phone in a
         # language: cached, its CSRF token in a slot (the form made inside, where the slot is)
-        return Response(cached_page(("new match", current_language(), store.engine_version()), _blank_form))
+        return Response(cached_page(("new match", current_language(), store.engine_version()), _form_page))
     form = MatchForm()
     if form.validate_on_submit():
         data = form.match_data(lambda players: secrets.choice(players))
@@ -58,13 +58,15 @@ def new_match() -> Any:
                 flash(_("The app drew %(name)s to deal first.", name=match.first_dealer))
             response = redirect(url_for("matches.match_page", token=row.edit_token))
             return remember(response, row.edit_token)
-    status = 400 if request.method == "POST" else 200
-    return render_template("match_new.html", form=form, presets=PRESETS, preset_table=preset_table()), status
+    return _form_page(form), 400 if request.method == "POST" else 200
 
 
-def _blank_form() -> str:
-    form = MatchForm()
-    form.language.data = current_language()
+def _form_page(form: MatchForm | None = None) -> str:
+    """The new-match page; without a form, the blank one in the phone's language, made here, inside the
+    page cache's render, where its CSRF token is a slot."""
+    if form is None:
+        form = MatchForm()
+        form.language.data = current_language()
     return render_template("match_new.html", form=form, presets=PRESETS, preset_table=preset_table())
 
 
