@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorer import create_app
+from tests.seed import INCIDENTAL_REVIEW_POSITIONS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -35,10 +36,7 @@ def _made_app(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, Path]:
         "DATABASE": str(template),
         "SECRET_KEY": "test-secret",
         "SERVER_NAME": "scarto.test",
-        # A review that a test's audit page asks for incidentally stops at this many positions (the
-        # tests of the review itself weigh a few tricks, well within it): the suite's CPU is not spent
-        # on some 50 full reviews nobody reads.
-        "REVIEW_POSITIONS": 20_000,
+        "REVIEW_POSITIONS": INCIDENTAL_REVIEW_POSITIONS,
     })
     return app, template
 

@@ -27,6 +27,12 @@ CLASSIC_HANDS = [
 """Fixtures that score (no errors): full records, captured piles, honours, points."""
 
 
+INCIDENTAL_REVIEW_POSITIONS = 20_000
+"""Where the tests' apps stop a review that a page asks for incidentally (the app's limit is 30 million
+positions, some two minutes): the suite's CPU is not spent on full reviews nobody reads. The tests of the
+review itself weigh a few tricks, well within it."""
+
+
 def _rename(value: Any, names: dict[str, str]) -> Any:
     """Every player's name in a record replaced, in values and in keys."""
     if isinstance(value, dict):

@@ -18,7 +18,7 @@ from werkzeug.serving import make_server
 from scorer import create_app
 from scorer.storage import store
 from scorer.web import get_db
-from tests.seed import hand_keys, seed_match
+from tests.seed import INCIDENTAL_REVIEW_POSITIONS, hand_keys, seed_match
 
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
@@ -77,12 +77,6 @@ TEST_SEND_WAIT = 4
 is 10): the test of a send that hangs waits less. A local answer begins within a second, even under load."""
 
 
-TEST_REVIEW_POSITIONS = 20_000
-"""Where a review that a page asks for incidentally stops (the app's limit is 30 million positions, some
-two minutes): the browser tests' audit pages started full reviews nobody read, some 15 CPU-s a run. The
-review the browser test of the review waits for, six tricks, stays well within it."""
-
-
 def serve(app: Any) -> Iterator[str]:
     """The app on a free loopback port in a thread, for the span of a fixture; yields its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -101,7 +95,7 @@ def live_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]
     pace = {} if request.node.get_closest_marker("real_pace") else {"POLL_SECONDS": TEST_PACE,
                                                                    "SEND_WAIT_SECONDS": TEST_SEND_WAIT}
     app = create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "browser-tests",
-                      "REVIEW_POSITIONS": TEST_REVIEW_POSITIONS, **pace})
+                      "REVIEW_POSITIONS": INCIDENTAL_REVIEW_POSITIONS, **pace})
     yield from serve(app)
 
 
@@ -110,7 +104,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     """The app on a free port with a 12-hand match; yields its base URL and the pages to visit."""
     folder = tmp_path_factory.mktemp("languages")
     app = create_app({"DATABASE": str(folder / "languages.sqlite"), "SECRET_KEY": "browser-languages",
-                      "REVIEW_POSITIONS": TEST_REVIEW_POSITIONS})
+                      "REVIEW_POSITIONS": INCIDENTAL_REVIEW_POSITIONS})
     edit, view = seed_match(app, hands=12)
     keys = hand_keys(app, edit)
     points, breach, honours = keys[1], keys[5], keys[3]
