@@ -41,7 +41,7 @@ def record_table(phone: Any, taps: Taps, url: str, board: int, *, look: bool = F
         snap(phone, f"night-duplicate-board-{board}-{kind}-it")
         phone.go_back()
     taps.tap("#record-points")
-    points = ("25", "20", "18") if phone.locator("#points_3").count() else ("31", "25")
+    points = ("25", "20", "18") if kind == "four" else ("31", "25")  # read on the match page: the form may still load
     for i, value in enumerate(points):
         type_into(phone, taps, f"#points_{i}", value)
     taps.tap("#save")
